@@ -1,0 +1,105 @@
+// Package mailboxtest gives chapter tests a fresh mailbox on a real SQLite
+// file under t.TempDir(), with a logical clock they move by hand.
+package mailboxtest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/token"
+)
+
+// Ledger is one test's database file.
+type Ledger struct {
+	TB    testing.TB
+	Path  string
+	Clock *clock.Logical // shared by every mailbox Open returns
+	first *sqlitedb.DB
+}
+
+// New creates an empty ledger with the mailbox schema in a fresh temporary
+// directory. Its connections close when the test ends.
+func New(tb testing.TB) *Ledger {
+	tb.Helper()
+	l := &Ledger{TB: tb, Path: filepath.Join(tb.TempDir(), "ledger.db"), Clock: new(clock.Logical)}
+	l.first = l.Connect()
+	if err := mailbox.CreateSchema(context.Background(), l.first); err != nil {
+		tb.Fatalf("create schema: %v", err)
+	}
+	return l
+}
+
+// Connect opens another, separate connection pool to the ledger: what a
+// second worker process would have.
+func (l *Ledger) Connect() *sqlitedb.DB {
+	l.TB.Helper()
+	db, err := sqlitedb.Open(l.Path)
+	if err != nil {
+		l.TB.Fatalf("open ledger: %v", err)
+	}
+	l.TB.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Mailbox returns a mailbox on a new connection to the ledger, judged by
+// the ledger's clock, with claims lasting lease (or mailbox.NoLease).
+func (l *Ledger) Mailbox(lease int64) *mailbox.Mailbox {
+	l.TB.Helper()
+	return mailbox.Open(l.Connect(), l.Clock, lease)
+}
+
+// Add stores a NEW message.
+func (l *Ledger) Add(id, body string) {
+	l.TB.Helper()
+	if err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Add(context.Background(), id, body); err != nil {
+		l.TB.Fatalf("add %s: %v", id, err)
+	}
+}
+
+// Get returns a message's committed state.
+func (l *Ledger) Get(id string) mailbox.Message {
+	l.TB.Helper()
+	msg, err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Get(context.Background(), id)
+	if err != nil {
+		l.TB.Fatalf("get %s: %v", id, err)
+	}
+	return msg
+}
+
+// Minted returns how many fencing tokens the shared counter has issued.
+func (l *Ledger) Minted() int64 {
+	l.TB.Helper()
+	n, err := token.Minted(context.Background(), l.first)
+	if err != nil {
+		l.TB.Fatalf("%v", err)
+	}
+	return n
+}
+
+// Claim claims id for owner and fails the test unless it wins.
+func Claim(tb testing.TB, box *mailbox.Mailbox, id, owner string) mailbox.Claim {
+	tb.Helper()
+	c, err := box.Claim(context.Background(), id, owner)
+	if err != nil {
+		tb.Fatalf("Claim(%s, %s) = %v; want a win", id, owner, err)
+	}
+	return c
+}
+
+// Reason returns the refusal reason of err, failing the test if err is
+// neither nil nor a refusal. A nil err gives "".
+func Reason(tb testing.TB, err error) mailbox.Reason {
+	tb.Helper()
+	if err == nil {
+		return ""
+	}
+	r, ok := mailbox.ReasonOf(err)
+	if !ok {
+		tb.Fatalf("unexpected error (not a refusal): %v", err)
+	}
+	return r
+}

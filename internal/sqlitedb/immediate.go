@@ -1,0 +1,77 @@
+package sqlitedb
+
+// This file holds the one way fencelab writes: a function run inside
+// BEGIN IMMEDIATE on a single connection, committed if it returns nil and
+// rolled back otherwise.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Tx is the connection a function passed to Immediate runs on. Every
+// statement it runs belongs to the same BEGIN IMMEDIATE transaction and sees
+// that transaction's own uncommitted writes.
+type Tx struct {
+	conn *sql.Conn
+}
+
+// Exec runs a statement inside the transaction.
+func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return tx.conn.ExecContext(ctx, query, args...)
+}
+
+// QueryRow runs a query inside the transaction.
+func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return tx.conn.QueryRowContext(ctx, query, args...)
+}
+
+// Query runs a query inside the transaction.
+func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return tx.conn.QueryContext(ctx, query, args...)
+}
+
+// Immediate runs fn inside an explicit BEGIN IMMEDIATE transaction.
+//
+// BEGIN IMMEDIATE takes SQLite's write lock before fn reads anything, so
+// whatever fn reads cannot change under it before it writes: two processes
+// running Immediate on the same file take turns, whole transaction by whole
+// transaction. (A plain BEGIN would defer the lock to the first write and let
+// two transactions read the same row before either writes.)
+//
+// If fn returns nil the transaction commits; if fn returns an error or
+// panics it rolls back, and Immediate returns fn's error unchanged, so
+// callers can still test it with errors.Is and errors.As.
+func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: connect: %w", db.path, err)
+	}
+	defer conn.Close()
+
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("%s: begin immediate: %w", db.path, err)
+	}
+	committed := false
+	defer func() {
+		if committed {
+			return
+		}
+		// Roll back with a fresh context: the caller's may be the reason we
+		// are here, and an open transaction must not outlive this call.
+		if _, rbErr := conn.ExecContext(context.Background(), "ROLLBACK"); rbErr != nil && err != nil {
+			err = errors.Join(err, fmt.Errorf("%s: rollback: %w", db.path, rbErr))
+		}
+	}()
+
+	if err := fn(&Tx{conn: conn}); err != nil {
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		return fmt.Errorf("%s: commit: %w", db.path, err)
+	}
+	committed = true
+	return nil
+}

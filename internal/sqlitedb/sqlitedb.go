@@ -1,0 +1,76 @@
+// Package sqlitedb opens fencelab's SQLite files and runs every write that
+// decides authority inside an explicit BEGIN IMMEDIATE transaction.
+//
+// It is the only place in fencelab that opens a database or begins a
+// transaction, so the pragmas and the transaction discipline the chapters
+// rely on are decided once, here.
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver; no cgo
+)
+
+// busyTimeoutMillis bounds how long a statement waits for another
+// connection's write lock before it fails with SQLITE_BUSY. Contending
+// workers in the chapters hold the lock for microseconds; five seconds is
+// generous enough that a busy error means something is really stuck.
+const busyTimeoutMillis = 5000
+
+// DB is one SQLite file, opened with fencelab's pragmas.
+type DB struct {
+	sql  *sql.DB
+	path string
+}
+
+// Open opens the SQLite file at path, creating it if it does not exist.
+//
+// Every connection gets:
+//   - journal_mode=WAL, so a reader (the runner's before/after snapshots, a
+//     learner's sqlite3 shell) never blocks a writer and never sees another
+//     connection's uncommitted work, while writers still take turns;
+//   - synchronous=NORMAL, which in WAL mode survives a process crash (the
+//     failure this course studies) without an fsync on every commit;
+//   - busy_timeout, so BEGIN IMMEDIATE waits its turn instead of failing at
+//     once when another process holds the write lock;
+//   - foreign_keys=ON, so the schemas' references are enforced.
+func Open(path string) (*DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	dsn := "file:" + path + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Ping forces one real connection, so a bad path fails here rather than
+	// inside the first transaction.
+	if err := db.PingContext(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &DB{sql: db, path: path}, nil
+}
+
+// Path returns the file the database was opened from.
+func (db *DB) Path() string { return db.path }
+
+// Close closes every connection to the file.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// QueryRow runs a read-only query outside any explicit transaction. In WAL
+// mode it sees the last committed state and nothing else.
+func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return db.sql.QueryRowContext(ctx, query, args...)
+}
+
+// Query runs a read-only query outside any explicit transaction.
+func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return db.sql.QueryContext(ctx, query, args...)
+}
