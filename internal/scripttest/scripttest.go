@@ -45,6 +45,7 @@ func Params(dir string) testscript.Params {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"json":     cmdJSON,
 			"nolitter": cmdNoLitter,
+			"exits":    cmdExits,
 		},
 	}
 }
