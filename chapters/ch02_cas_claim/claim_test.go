@@ -7,32 +7,12 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
-	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailboxtest"
 )
 
 var ctx = context.Background()
-
-// TestOneOfTwoConnectionsWinsTheClaim: two workers on separate connections
-// claim the same NEW message; the compare-and-set lets exactly one win and
-// refuses the other as not claimable.
-func TestOneOfTwoConnectionsWinsTheClaim(t *testing.T) {
-	t.Parallel()
-	l := mailboxtest.New(t)
-	l.Add("msg-1", "Restock vanilla")
-	a, b := l.Mailbox(mailbox.NoLease), l.Mailbox(mailbox.NoLease)
-
-	won := mailboxtest.Claim(t, a, "msg-1", "worker-a")
-	_, err := b.Claim(ctx, "msg-1", "worker-b")
-
-	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable,
-		"worker-b's claim after worker-a won: want it refused as not claimable, or two workers own msg-1")
-	msg := l.Get("msg-1")
-	assert.Check(t, cmp.Equal(msg.Owner, "worker-a"), "owner on disk")
-	assert.Check(t, cmp.Equal(msg.Token, won.Token), "token on disk is not the one worker-a was handed")
-}
 
 // TestTokenNeverIssuedCannotComplete: completing with a token the worker
 // was never issued is refused as stale and leaves the message claimed.
@@ -51,19 +31,40 @@ func TestTokenNeverIssuedCannotComplete(t *testing.T) {
 	assert.Equal(t, l.Get("msg-1").State, mailbox.Claimed, "a refused completion must change nothing")
 }
 
-// TestHolderCompletesWithItsOwnToken: the token the claim returned
-// completes the message.
-func TestHolderCompletesWithItsOwnToken(t *testing.T) {
+// TestNewerTokenThanIssuedCannotComplete: a token is an exact generation,
+// not a lower bound. A larger number than the one issued is just as wrong
+// as a smaller one.
+func TestNewerTokenThanIssuedCannotComplete(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-1", "Restock vanilla")
+	l.Add("msg-2", "Order cones")
+	box := l.Mailbox(mailbox.NoLease)
+	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
+	newer := mailboxtest.Claim(t, box, "msg-2", "worker-a").Token
+
+	err := box.Complete(ctx, "msg-1", "worker-a", newer)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"Complete(msg-1, token %d) where msg-1 was issued token %d: want refused stale_token", newer, won.Token)
+	assert.Equal(t, l.Get("msg-1").State, mailbox.Claimed, "a refused completion must change nothing")
+}
+
+// TestHoldersTokenDoesNotCompleteForAnotherWorker: the completion names its
+// owner too; worker-b holding a copy of worker-a's token cannot finish
+// worker-a's message.
+func TestHoldersTokenDoesNotCompleteForAnotherWorker(t *testing.T) {
 	t.Parallel()
 	l := mailboxtest.New(t)
 	l.Add("msg-1", "Restock vanilla")
 	box := l.Mailbox(mailbox.NoLease)
 	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
 
-	err := box.Complete(ctx, "msg-1", "worker-a", won.Token)
+	err := box.Complete(ctx, "msg-1", "worker-b", won.Token)
 
-	assert.NilError(t, err, "Complete(msg-1, token %d) by its holder", won.Token)
-	assert.Equal(t, l.Get("msg-1").State, mailbox.Done)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"Complete(msg-1, worker-b, worker-a's token %d): want refused stale_token", won.Token)
+	assert.Equal(t, l.Get("msg-1").State, mailbox.Claimed, "a refused completion must change nothing")
 }
 
 // TestRefusedClaimBurnsNoToken: the token is minted in the same
