@@ -1,0 +1,137 @@
+// Package leasedclaim is chapter 3: claims that expire, a same-owner retry
+// that keeps its token, and a takeover that mints a fresh one.
+package leasedclaim
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/mailboxtest"
+)
+
+var ctx = context.Background()
+
+// lease is the chapter's lease length, in logical minutes.
+const lease = 15
+
+// newMsg2 returns a ledger holding msg-2 and one mailbox on it with
+// 15-minute leases; the ledger's clock starts at minute 0.
+func newMsg2(t *testing.T) (*mailboxtest.Ledger, *mailbox.Mailbox) {
+	t.Helper()
+	l := mailboxtest.New(t)
+	l.Add("msg-2", "Order cones")
+	return l, l.Mailbox(lease)
+}
+
+// TestRetryInsideLeaseKeepsToken: worker-a claims at minute 0 and again at
+// minute 5; the second claim is the same generation, so it returns the same
+// token and mints nothing.
+func TestRetryInsideLeaseKeepsToken(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	first := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+	minted := l.Minted()
+
+	l.Clock.Set(5)
+	again, err := box.Claim(ctx, "msg-2", "worker-a")
+
+	assert.NilError(t, err, "worker-a's retry at minute 5 inside its own lease")
+
+	assert.Equal(t, again.Token, first.Token, "worker-a's retry at minute 5 inside its own lease: want the same token")
+	assert.Assert(t, again.Renewed, "a retry inside the lease must say it kept the lease")
+	assert.Equal(t, l.Minted(), minted, "tokens minted by a retry inside the lease")
+}
+
+// TestContenderRefusedWhileLeaseLive: worker-b at minute 10 is refused, and
+// told who holds the lease.
+func TestContenderRefusedWhileLeaseLive(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	l.Clock.Set(10)
+	_, err := box.Claim(ctx, "msg-2", "worker-b")
+
+	var r *mailbox.Refusal
+	assert.Assert(t, errors.As(err, &r), "Claim(msg-2, worker-b) at minute 10, inside worker-a's lease = %v; want a refusal", err)
+	assert.Equal(t, r.Reason, mailbox.LeaseHeld)
+	assert.Equal(t, r.Holder, "worker-a", "holder named in the refusal")
+	assert.Equal(t, l.Get("msg-2").Owner, "worker-a", "owner on disk after the refused claim")
+}
+
+// TestTakeoverAfterExpiryMintsGreaterToken: worker-b at minute 20, after
+// worker-a's lease ran out at 15, takes over with a strictly greater token.
+func TestTakeoverAfterExpiryMintsGreaterToken(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	l.Clock.Set(20)
+	b := mailboxtest.Claim(t, box, "msg-2", "worker-b")
+
+	assert.Assert(t, b.Token > a.Token, "worker-b's takeover token %d; want greater than worker-a's %d", b.Token, a.Token)
+	assert.Equal(t, b.ExpiresAt, int64(20+lease), "worker-b's lease expiry")
+	msg := l.Get("msg-2")
+	assert.Equal(t, msg.Owner, "worker-b", "owner on disk after the takeover")
+	assert.Equal(t, msg.Token, b.Token, "token on disk after the takeover")
+}
+
+// TestStaleHolderCannotCompleteAfterTakeover: worker-a never crashed; it
+// stalled past its lease, worker-b took over, and now worker-a presents
+// the token its own claim returned. Refused; worker-b's token completes.
+func TestStaleHolderCannotCompleteAfterTakeover(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+	l.Clock.Set(20)
+	b := mailboxtest.Claim(t, box, "msg-2", "worker-b")
+
+	l.Clock.Set(25)
+	err := box.Complete(ctx, "msg-2", "worker-a", a.Token)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"stale token %d completed msg-2 after token %d was issued to worker-b", a.Token, b.Token)
+	assert.Equal(t, l.Get("msg-2").State, mailbox.Claimed, "state after the stale completion")
+
+	assert.NilError(t, box.Complete(ctx, "msg-2", "worker-b", b.Token), "the current holder's completion")
+	assert.Equal(t, l.Get("msg-2").State, mailbox.Done)
+}
+
+// TestOwnExpiredLeaseIsANewGeneration: worker-a's lease lapses and nobody
+// else claims; when worker-a claims again it gets a fresh, greater token,
+// and its old token can no longer complete.
+func TestOwnExpiredLeaseIsANewGeneration(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	first := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	l.Clock.Set(16)
+	second := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	assert.Assert(t, second.Token > first.Token,
+		"worker-a's claim at minute 16 after its own lease expired at 15 returned token %d; want greater than %d", second.Token, first.Token)
+	assert.Assert(t, !second.Renewed, "a claim after expiry must not be reported as a renewal")
+	err := box.Complete(ctx, "msg-2", "worker-a", first.Token)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"the first generation's token %d completed msg-2 after generation %d began", first.Token, second.Token)
+}
+
+// TestLeaseIsOverAtItsExpiryMinute: a lease until 15 is over at minute 15
+// for everyone: worker-b takes over at exactly 15, and at 14 it could not.
+func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	l.Clock.Set(14)
+	_, err := box.Claim(ctx, "msg-2", "worker-b")
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.LeaseHeld, "worker-b at minute 14, one before expiry")
+
+	l.Clock.Set(15)
+	_, err = box.Claim(ctx, "msg-2", "worker-b")
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Reason(""),
+		"worker-b at minute 15, when worker-a's lease (expires_at %d) is over: want a takeover", a.ExpiresAt)
+}

@@ -1,0 +1,165 @@
+// Package deadletter is chapter 4: a retry budget, a null-safe token check
+// on the retry itself, and DEAD as a terminal state that keeps everything.
+package deadletter
+
+import (
+	"context"
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/mailboxtest"
+)
+
+var ctx = context.Background()
+
+const lease = 15
+
+// failOnce claims msg for worker-a at the given minute and reports the
+// work failed, presenting the token the claim returned.
+func failOnce(t *testing.T, l *mailboxtest.Ledger, box *mailbox.Mailbox, id string, minute int64) (int64, mailbox.Verdict) {
+	t.Helper()
+	l.Clock.Set(minute)
+	c := mailboxtest.Claim(t, box, id, "worker-a")
+	v, err := box.DeadLetter(ctx, id, c.Token)
+	assert.NilError(t, err, "DeadLetter(%s, token %d) by the holder at minute %d", id, c.Token, minute)
+	return c.Token, v
+}
+
+// TestThreeRetriesThenDead: with a budget of 3 the first three failures
+// send msg-3 back to NEW and the fourth parks it in DEAD.
+func TestThreeRetriesThenDead(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+
+	var got []mailbox.Verdict
+	for i := range mailbox.MaxRetries + 1 {
+		_, v := failOnce(t, l, box, "msg-3", int64(100+i))
+		got = append(got, v)
+	}
+
+	want := []mailbox.Verdict{mailbox.Retried, mailbox.Retried, mailbox.Retried, mailbox.DeadLettered}
+	assert.DeepEqual(t, got, want)
+	msg := l.Get("msg-3")
+	assert.Equal(t, msg.State, mailbox.Dead, "state after %d failures", len(got))
+	assert.Equal(t, msg.RetryCount, mailbox.MaxRetries, "retry_count of the DEAD message")
+}
+
+// TestRetryClearsTheClaim: a retry puts the message back to NEW with no
+// owner, no token and no lease, so anyone may claim it next.
+func TestRetryClearsTheClaim(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+
+	failOnce(t, l, box, "msg-3", 100)
+
+	msg := l.Get("msg-3")
+	assert.Equal(t, msg.State, mailbox.New, "state after one retry")
+	assert.Equal(t, msg.Owner, "", "owner after a retry")
+	assert.Equal(t, msg.Token, mailbox.NoToken, "token after a retry")
+	assert.Equal(t, msg.RetryCount, 1, "retry_count after one retry")
+	mailboxtest.Claim(t, l.Mailbox(lease), "msg-3", "worker-b")
+}
+
+// TestDeadKeepsBodyAndHistory: DEAD is a parking spot a person inspects,
+// not a deletion: the body and the retry count are still there.
+func TestDeadKeepsBodyAndHistory(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+	for i := range mailbox.MaxRetries + 1 {
+		failOnce(t, l, box, "msg-3", int64(100+i))
+	}
+
+	msg, err := box.Get(ctx, "msg-3")
+
+	assert.NilError(t, err, "msg-3 after it was dead-lettered: want it kept, not deleted")
+	assert.Equal(t, msg.Body, "Call the supplier", "body of the DEAD message")
+	assert.Equal(t, msg.RetryCount, mailbox.MaxRetries, "retry history of the DEAD message")
+}
+
+// TestDeadIsTerminal: nothing moves a DEAD message again: not another
+// dead-letter with its last token, not a claim, not a completion.
+func TestDeadIsTerminal(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+	var last int64
+	for i := range mailbox.MaxRetries + 1 {
+		last, _ = failOnce(t, l, box, "msg-3", int64(100+i))
+	}
+
+	v, err := box.DeadLetter(ctx, "msg-3", last)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Terminal,
+		"DeadLetter(msg-3, token %d) on a DEAD message = %q; want refused terminal", last, v)
+	l.Clock.Set(200)
+	_, err = box.Claim(ctx, "msg-3", "worker-b")
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable, "Claim of a DEAD message")
+	err = box.Complete(ctx, "msg-3", "worker-a", last)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Terminal, "Complete of a DEAD message")
+	assert.Equal(t, l.Get("msg-3").State, mailbox.Dead)
+}
+
+// TestCompletedMessageCannotBeRetried: a DONE message is finished; a late
+// failure report with its token must not send it back to NEW.
+func TestCompletedMessageCannotBeRetried(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+	c := mailboxtest.Claim(t, box, "msg-3", "worker-a")
+	assert.NilError(t, box.Complete(ctx, "msg-3", "worker-a", c.Token))
+
+	v, err := box.DeadLetter(ctx, "msg-3", c.Token)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Terminal,
+		"DeadLetter(msg-3, token %d) after msg-3 was DONE = %q; want refused terminal", c.Token, v)
+	assert.Equal(t, l.Get("msg-3").State, mailbox.Done, "state of a DONE message after a late failure report")
+}
+
+// TestStaleCopyCannotRetry: worker-a's copy of msg-4 was read before
+// worker-b's claim took the row over. A retry presenting the old token is
+// refused and changes nothing.
+func TestStaleCopyCannotRetry(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-4", "Reorder sprinkles")
+	box := l.Mailbox(lease)
+	old := mailboxtest.Claim(t, box, "msg-4", "worker-a")
+	l.Clock.Set(lease)
+	cur := mailboxtest.Claim(t, box, "msg-4", "worker-b")
+
+	v, err := box.DeadLetter(ctx, "msg-4", old.Token)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"stale token %d retried msg-4 (verdict %q) after token %d was issued to worker-b", old.Token, v, cur.Token)
+	msg := l.Get("msg-4")
+	assert.Equal(t, msg.State, mailbox.Claimed, "state after the stale retry")
+	assert.Equal(t, msg.Owner, "worker-b", "owner after the stale retry")
+	assert.Equal(t, msg.Token, cur.Token, "token after the stale retry")
+	assert.Equal(t, msg.RetryCount, 0, "retry_count after the stale retry")
+}
+
+// TestUnclaimedMessageDeadLettersWithNoToken: a message nobody claimed
+// carries no token (NULL). Presenting NoToken matches it, because the
+// check is null-safe (IS, not =).
+func TestUnclaimedMessageDeadLettersWithNoToken(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-6", "Malformed order")
+	box := l.Mailbox(lease)
+
+	v, err := box.DeadLetter(ctx, "msg-6", mailbox.NoToken)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Reason(""),
+		"DeadLetter(msg-6, NoToken) on a never-claimed message: want a retry, got a refusal (NULL = NULL is not true in SQL)")
+	assert.Equal(t, v, mailbox.Retried)
+	assert.Equal(t, l.Get("msg-6").RetryCount, 1, "retry_count after dead-lettering a never-claimed message")
+}
