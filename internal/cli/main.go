@@ -85,6 +85,11 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	}()
 
 	result, err := exp.Run(ctx, Env{Dir: dir, Stderr: stderr})
+	if err != nil && ctx.Err() != nil {
+		// The workers' errors are only echoes of the interrupt.
+		fmt.Fprintf(stderr, "fencelab %s: interrupted; workers stopped, temporary files removed\n", cmd.Name)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "fencelab %s: %v\n", cmd.Name, err)
 		return 1
