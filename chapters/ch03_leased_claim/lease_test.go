@@ -43,6 +43,7 @@ func TestRetryInsideLeaseKeepsToken(t *testing.T) {
 
 	assert.Equal(t, again.Token, first.Token, "worker-a's retry at minute 5 inside its own lease: want the same token")
 	assert.Assert(t, again.Renewed, "a retry inside the lease must say it kept the lease")
+	assert.Equal(t, again.ExpiresAt, first.ExpiresAt, "a retry keeps the lease; it does not extend it")
 	assert.Equal(t, l.Minted(), minted, "tokens minted by a retry inside the lease")
 }
 
@@ -100,6 +101,23 @@ func TestStaleHolderCannotCompleteAfterTakeover(t *testing.T) {
 	assert.Equal(t, l.Get("msg-2").State, mailbox.Done)
 }
 
+// TestLapsedHolderCompletesWhenNobodyTookOver: the fence is the token, not
+// the clock. worker-a's lease ran out at 15 but nobody claimed msg-2, so
+// worker-a's token is still the current generation and its completion at
+// minute 40 stands.
+func TestLapsedHolderCompletesWhenNobodyTookOver(t *testing.T) {
+	t.Parallel()
+	l, box := newMsg2(t)
+	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	l.Clock.Set(40)
+	err := box.Complete(ctx, "msg-2", "worker-a", a.Token)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
+		"worker-a completing at minute 40 with token %d, still the current generation (lease lapsed at 15, no takeover)", a.Token)
+	assert.Equal(t, l.Get("msg-2").State, mailbox.Done)
+}
+
 // TestOwnExpiredLeaseIsANewGeneration: worker-a's lease lapses and nobody
 // else claims; when worker-a claims again it gets a fresh, greater token,
 // and its old token can no longer complete.
@@ -132,6 +150,6 @@ func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
 
 	l.Clock.Set(15)
 	_, err = box.Claim(ctx, "msg-2", "worker-b")
-	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Reason(""),
+	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
 		"worker-b at minute 15, when worker-a's lease (expires_at %d) is over: want a takeover", a.ExpiresAt)
 }

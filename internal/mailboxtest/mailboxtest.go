@@ -90,12 +90,17 @@ func Claim(tb testing.TB, box *mailbox.Mailbox, id, owner string) mailbox.Claim 
 	return c
 }
 
-// Reason returns the refusal reason of err, failing the test if err is
-// neither nil nor a refusal. A nil err gives "".
+// Accepted is what Reason returns for a request that was not refused, so a
+// failure message reads "accepted != stale_token" rather than showing an
+// empty string.
+const Accepted mailbox.Reason = "accepted"
+
+// Reason returns the refusal reason of err, or Accepted for nil, failing
+// the test if err is anything else.
 func Reason(tb testing.TB, err error) mailbox.Reason {
 	tb.Helper()
 	if err == nil {
-		return ""
+		return Accepted
 	}
 	r, ok := mailbox.ReasonOf(err)
 	if !ok {
