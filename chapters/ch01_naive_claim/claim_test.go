@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailboxtest"
@@ -70,7 +71,7 @@ func TestCompareAndSetAdmitsOneOwner(t *testing.T) {
 		}
 	}
 
-	assert.DeepEqual(t, believers, []string{"worker-a"}) // workers that believe they own msg-1
+	assert.Assert(t, cmp.DeepEqual(believers, []string{"worker-a"}), "workers that believe they own msg-1 after both saw NEW and both claimed")
 	assert.Equal(t, l.Get("msg-1").Owner, "worker-a", "owner on disk must be the one believer")
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailboxtest"
@@ -42,7 +43,7 @@ func TestThreeRetriesThenDead(t *testing.T) {
 	}
 
 	want := []mailbox.Verdict{mailbox.Retried, mailbox.Retried, mailbox.Retried, mailbox.DeadLettered}
-	assert.DeepEqual(t, got, want) // verdicts of four failures against a budget of 3
+	assert.Assert(t, cmp.DeepEqual(got, want), "verdicts of four failures against a budget of 3")
 	msg := l.Get("msg-3")
 	assert.Equal(t, msg.State, mailbox.Dead, "state after %d failures", len(got))
 	assert.Equal(t, msg.RetryCount, mailbox.MaxRetries, "retry_count of the DEAD message")
