@@ -1,0 +1,191 @@
+package drill
+
+// Tests of the command line: misuse, list, show, and the exit status and
+// JSON document of check.
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+)
+
+func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
+	t.Parallel()
+	root := fixtureRoot(t)
+	cases := []struct {
+		name   string
+		args   []string
+		stderr string // a regexp the single stderr line must match
+	}{
+		{"unknown-command", []string{"frobnicate"}, `^drill: unknown command "frobnicate": want one of list, show, try, apply, restore, check$`},
+		{"show-without-name", []string{"show"}, `^drill show: want exactly one weakening name, as in 'go run ./tools/drill show NAME'`},
+		{"try-two-names", []string{"try", "a", "b"}, `^drill try: want exactly one weakening name`},
+		{"unknown-weakening", []string{"try", "no-such-weakening"}, `^drill try: unknown weakening "no-such-weakening": run 'go run ./tools/drill list' for the names$`},
+		{"unknown-chapter", []string{"check", "ch09"}, `^drill check: unknown chapter "ch09": want one of ch01 \(ch01_counter\), ch02 \(ch02_red\), ch03 \(ch03_green\)$`},
+		{"unknown-flag", []string{"check", "--bogus"}, `^drill check: flag provided but not defined: -bogus \(allowed: --jobs N, --json, --timeout DURATION\)$`},
+		{"list-two-chapters", []string{"list", "ch01", "ch02"}, `^drill list: want at most one chapter, got 2: ch01 ch02$`},
+		{"restore-with-name", []string{"restore", "ceiling-off-by-one"}, `^drill restore: takes no arguments, got "ceiling-off-by-one"`},
+		{"negative-jobs", []string{"check", "--jobs", "-1"}, `^drill check: --jobs -1 is out of range`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runTool(t, root, tc.args...)
+			assert.Check(t, cmp.Equal(code, 2), "drill %s: exit status", strings.Join(tc.args, " "))
+			assert.Check(t, cmp.Equal(stdout, ""), "misuse must print nothing on stdout")
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			assert.Assert(t, cmp.Len(lines, 1), "misuse must say what is wrong in one line; got %q", stderr)
+			assert.Check(t, cmp.Regexp(regexp.MustCompile(tc.stderr), lines[0]))
+		})
+	}
+}
+
+func TestNoArgumentsPrintsUsageAndExitsTwo(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runTool(t, fixtureRoot(t))
+	assert.Check(t, cmp.Equal(code, 2))
+	assert.Check(t, cmp.Equal(stdout, ""))
+	assert.Check(t, strings.HasPrefix(stderr, "usage: go run ./tools/drill <command>"), "usage text: %q", stderr)
+	for _, c := range commands {
+		assert.Check(t, cmp.Contains(stderr, "  "+c.name+" "), "the usage must list %s", c.name)
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"-h"}, {"help"}, {"check", "-h"}, {"try", "-h"}} {
+		code, stdout, stderr := runTool(t, fixtureRoot(t), args...)
+		assert.Check(t, cmp.Equal(code, 0), "drill %s", strings.Join(args, " "))
+		assert.Check(t, cmp.Equal(stdout, ""), "help goes to stderr")
+		assert.Check(t, strings.HasPrefix(stderr, "usage: go run ./tools/drill"), "drill %s: %q", strings.Join(args, " "), stderr)
+	}
+}
+
+func TestBrokenWeakeningSaysWhyItCannotBeUsed(t *testing.T) {
+	t.Parallel()
+	code, _, stderr := runTool(t, fixtureRoot(t), "show", "outside-internal")
+	assert.Check(t, cmp.Equal(code, 1), "a broken catalog entry is not misuse: the name exists")
+	assert.Check(t, cmp.Contains(stderr, "outside-internal cannot be used"))
+	assert.Check(t, cmp.Contains(stderr, "the target must live under internal/"))
+}
+
+func TestListAcceptsFolderAndShortChapterNames(t *testing.T) {
+	t.Parallel()
+	root := fixtureRoot(t)
+	code, short, _ := runTool(t, root, "list", "ch03")
+	assert.Assert(t, cmp.Equal(code, 0))
+	_, folder, _ := runTool(t, root, "list", "ch03_green")
+	assert.Check(t, cmp.Equal(short, folder), "ch03 and ch03_green must list the same chapter")
+	assert.Check(t, cmp.Equal(short, "ch03_green: 1 weakening\n"+
+		"  ceiling-ignored\n"+
+		"      Add never looks at the ceiling.\n"+
+		"      edits internal/counter/counter.go; guarded by TestCeilingHolds\n"))
+}
+
+func TestListNamesEveryWeakeningAndItsGuards(t *testing.T) {
+	t.Parallel()
+	code, stdout, _ := runTool(t, fixtureRoot(t), "list")
+	assert.Assert(t, cmp.Equal(code, 0))
+	for _, want := range []string{"ch01_counter: 11 weakenings", "ch02_red: 1 weakening", "ch03_green: 1 weakening",
+		"  ceiling-off-by-one\n", "guarded by TestCeilingRefusesAdd", "  outside-internal\n      unusable: "} {
+		assert.Check(t, cmp.Contains(stdout, want))
+	}
+}
+
+func TestShowPrintsTheEditAsADiffAndTheCommands(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runTool(t, fixtureRoot(t), "show", "ceiling-off-by-one")
+	assert.Assert(t, cmp.Equal(code, 0), "stderr: %s", stderr)
+	want := `ceiling-off-by-one (chapter ch01_counter)
+The ceiling check uses > where it needs >=, so the counter goes one past it.
+
+--- a/internal/counter/counter.go
++++ b/internal/counter/counter.go
+@@ -17,7 +17,7 @@
+ 
+ // Add counts one more, or returns ErrFull at the ceiling.
+ func (c *Counter) Add() error {
+-	if c.n >= c.ceiling {
++	if c.n > c.ceiling {
+ 		return ErrFull
+ 	}
+ 	c.n++
+
+Try it (your files stay as they are):
+  go run ./tools/drill try ceiling-off-by-one
+
+Or by hand, with the edit in your editor:
+  go run ./tools/drill apply ceiling-off-by-one
+  go test ./chapters/ch01_counter/ -run '^(TestCeilingRefusesAdd)$'
+  go run ./tools/drill restore
+
+Expect: TestCeilingRefusesAdd fails, and the failure output matches /passed its ceiling/.
+`
+	assert.Equal(t, stdout, want)
+}
+
+func TestShowOfAStaleWeakeningSaysItNoLongerApplies(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runTool(t, fixtureRoot(t), "show", "stale-before")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stdout, "edit 1 of internal/counter/counter.go, as the catalog writes it:"))
+	assert.Check(t, cmp.Contains(stdout, "-\tif c.n >= c.limit {"))
+	assert.Check(t, cmp.Equal(stderr, "drill show: stale-before no longer applies to the source: before-text not found in internal/counter/counter.go (edit 1)\n"))
+}
+
+func TestCheckExitsZeroOnlyWhenEverythingIsCaught(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	root := fixtureRoot(t)
+	cases := []struct {
+		chapter string
+		code    int
+		verdict Verdict
+		ok      bool
+	}{
+		{"ch03", 0, Caught, true},
+		{"ch02_red", 1, Invalid, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.chapter, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runTool(t, root, "check", tc.chapter, "--json")
+			assert.Check(t, cmp.Equal(code, tc.code), "drill check %s --json; stderr: %s", tc.chapter, stderr)
+			var doc struct {
+				Weakenings []struct {
+					Chapter     string   `json:"chapter"`
+					Name        string   `json:"name"`
+					Verdict     Verdict  `json:"verdict"`
+					FailedTests []string `json:"failed_tests"`
+					Seconds     *float64 `json:"seconds"`
+					Reason      *string  `json:"reason"`
+				} `json:"weakenings"`
+				NeverFailing []ChapterTest `json:"tests_never_failing"`
+				OK           bool          `json:"ok"`
+			}
+			assert.NilError(t, json.Unmarshal([]byte(stdout), &doc), "stdout must be one JSON document: %q", stdout)
+			assert.Assert(t, cmp.Len(doc.Weakenings, 1))
+			w := doc.Weakenings[0]
+			assert.Check(t, cmp.Equal(w.Verdict, tc.verdict))
+			assert.Check(t, w.FailedTests != nil && w.Seconds != nil && w.Reason != nil,
+				"every weakening must carry failed_tests, seconds and reason: %+v", w)
+			assert.Check(t, doc.NeverFailing != nil, "tests_never_failing must be a list, even when empty")
+			assert.Check(t, cmp.Equal(doc.OK, tc.ok))
+		})
+	}
+}
+
+func TestCheckHumanOutputEndsWithTheTable(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	code, stdout, _ := runTool(t, fixtureRoot(t), "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(stdout, "baseline ch03_green: ok (1 tests)\n"))
+	assert.Check(t, cmp.Regexp(`\[1/1\] caught   ch03_green ceiling-ignored \([0-9.]+s\)\n`, stdout))
+	assert.Check(t, cmp.Regexp(`(?m)^ch03_green  ceiling-ignored  caught   [0-9.]+ +TestCeilingHolds$`, stdout))
+	assert.Check(t, cmp.Regexp(`(?m)^drill check: ok: 1 weakenings: 1 caught, 0 survived, 0 invalid; 0 tests never failing \(0 excused\); [0-9.]+s$`, stdout))
+}

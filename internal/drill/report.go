@@ -1,0 +1,142 @@
+package drill
+
+// This file renders a check for people: a progress line per step as it
+// finishes, the table at the end, and the same table in Markdown for a CI
+// job summary.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// counts tallies the verdicts of a report.
+type counts struct{ caught, survived, invalid int }
+
+func (rep *Report) counts() counts {
+	var c counts
+	for _, r := range rep.Weakenings {
+		switch r.Verdict {
+		case Caught:
+			c.caught++
+		case Survived:
+			c.survived++
+		default:
+			c.invalid++
+		}
+	}
+	return c
+}
+
+// detail is what a table row says after the verdict: the failed tests of
+// a caught weakening, the reason of any other.
+func (r Result) detail() string {
+	if r.Verdict == Caught {
+		return strings.Join(r.FailedTests, ", ")
+	}
+	return r.Reason
+}
+
+// progressLine is the line printed as one weakening's verdict arrives.
+func progressLine(done, total int, r Result) string {
+	width := len(fmt.Sprint(total))
+	line := fmt.Sprintf("[%*d/%d] %-8s %s %s (%.1fs)", width, done, total, r.Verdict, r.Chapter, r.Name, r.Seconds)
+	if r.Verdict != Caught {
+		line += ": " + r.Reason
+	}
+	return line
+}
+
+// baselineLine is the line printed for a chapter's baseline, once the
+// baseline run is done.
+func baselineLine(b Baseline) string {
+	if b.Passed {
+		return fmt.Sprintf("baseline %s: ok (%d tests)", b.Chapter, len(b.Tests))
+	}
+	return fmt.Sprintf("baseline %s: FAILING: %s", b.Chapter, b.Reason)
+}
+
+// writeTable prints the final table and the verdict line.
+func (rep *Report) writeTable(w io.Writer) {
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHAPTER\tWEAKENING\tVERDICT\tSECONDS\tFAILED TESTS (or why not caught)")
+	for _, r := range rep.Weakenings {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%s\n", r.Chapter, r.Name, r.Verdict, r.Seconds, r.detail())
+	}
+	tw.Flush()
+	for _, b := range rep.Baselines {
+		if !b.Passed {
+			fmt.Fprintf(w, "\nbaseline failing: %s: %s\n", b.Chapter, b.Reason)
+		}
+	}
+	if len(rep.NeverFailing) > 0 {
+		fmt.Fprintf(w, "\nTests no weakening made fail (add a weakening they catch, or a reason in the chapter's weakenings/never-failing.txt):\n")
+		for _, ct := range rep.NeverFailing {
+			fmt.Fprintf(w, "  %s  %s\n", ct.Chapter, ct.Test)
+		}
+	}
+	if len(rep.Excused) > 0 {
+		fmt.Fprintf(w, "\nExcused from failing (weakenings/never-failing.txt):\n")
+		for _, ct := range rep.Excused {
+			fmt.Fprintf(w, "  %s  %s: %s\n", ct.Chapter, ct.Test, ct.Reason)
+		}
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(w, "\nCatalog problems:\n")
+		for _, p := range rep.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", rep.summary())
+}
+
+// summary is the one-line outcome.
+func (rep *Report) summary() string {
+	c := rep.counts()
+	status := "ok"
+	if !rep.OK {
+		status = "FAIL"
+	}
+	return fmt.Sprintf("drill check: %s: %d weakenings: %d caught, %d survived, %d invalid; %d tests never failing (%d excused); %.1fs",
+		status, len(rep.Weakenings), c.caught, c.survived, c.invalid, len(rep.NeverFailing), len(rep.Excused), rep.Seconds)
+}
+
+// writeMarkdown prints the table as Markdown, for a CI job summary.
+func (rep *Report) writeMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "## Break-and-fix check\n\n%s\n\n", rep.summary())
+	fmt.Fprintf(w, "| chapter | weakening | verdict | seconds | failed tests (or why not caught) |\n|---|---|---|---:|---|\n")
+	for _, r := range rep.Weakenings {
+		fmt.Fprintf(w, "| %s | `%s` | %s | %.1f | %s |\n", r.Chapter, r.Name, r.Verdict, r.Seconds, mdCell(r.detail()))
+	}
+	for _, b := range rep.Baselines {
+		if !b.Passed {
+			fmt.Fprintf(w, "\n**Baseline failing** in %s: %s\n", b.Chapter, mdCell(b.Reason))
+		}
+	}
+	if len(rep.NeverFailing) > 0 {
+		fmt.Fprintf(w, "\n### Tests no weakening made fail\n\n")
+		for _, ct := range rep.NeverFailing {
+			fmt.Fprintf(w, "- %s `%s`\n", ct.Chapter, ct.Test)
+		}
+	}
+	if len(rep.Excused) > 0 {
+		fmt.Fprintf(w, "\n### Excused from failing\n\n")
+		for _, ct := range rep.Excused {
+			fmt.Fprintf(w, "- %s `%s`: %s\n", ct.Chapter, ct.Test, mdCell(ct.Reason))
+		}
+	}
+	if len(rep.Problems) > 0 {
+		fmt.Fprintf(w, "\n### Catalog problems\n\n")
+		for _, p := range rep.Problems {
+			fmt.Fprintf(w, "- %s\n", mdCell(p))
+		}
+	}
+}
+
+// mdCell makes s safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}

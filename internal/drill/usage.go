@@ -1,0 +1,101 @@
+package drill
+
+// This file holds the usage text and the misuse errors: what a learner sees
+// when they call drill with no arguments, -h, or something it does not take.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// usageError is misuse of the command line; Run prints it as one line and
+// exits 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// usagef returns a *usageError.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// errHelp reports that a command printed its help: exit 0.
+var errHelp = errors.New("drill: help printed")
+
+// usage prints the list of commands.
+func (t *Tool) usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: go run ./tools/drill <command> [arguments]\n\n")
+	fmt.Fprintf(w, "Break-and-fix exercises. Each weakening is a deliberate mistake in internal/\n")
+	fmt.Fprintf(w, "and names the chapter tests that must catch it.\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %-22s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintf(w, "\nCHAPTER is a chapter folder (ch02_cas_claim) or its short form (ch02).\n")
+	fmt.Fprintf(w, "NAME is a weakening's name, as drill list prints it.\n")
+	fmt.Fprintf(w, "Run 'go run ./tools/drill <command> -h' for a command's flags.\n")
+}
+
+// commandNames lists the subcommands for the one-line misuse message.
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseArgs parses fs's flags from args, which may come before, between or
+// after the positional arguments, and returns the positional arguments.
+// -h prints the command's usage and returns errHelp.
+func parseArgs(fs *flag.FlagSet, args []string, argsHelp, summary string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "usage: go run ./tools/drill %s %s\n\n%s\n", fs.Name(), argsHelp, summary)
+			if hasFlags(fs) {
+				fmt.Fprintf(stderr, "\nflags:\n")
+				fs.SetOutput(stderr)
+				fs.PrintDefaults()
+			}
+			return nil, errHelp
+		}
+		if err != nil {
+			return nil, usagef("%v (allowed: %s)", err, allowedFlags(fs))
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// hasFlags reports whether fs defines any flag.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// allowedFlags lists fs's flags for a misuse message.
+func allowedFlags(fs *flag.FlagSet) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		name, _ := flag.UnquoteUsage(f)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			names = append(names, "--"+f.Name)
+		} else {
+			names = append(names, "--"+f.Name+" "+name)
+		}
+	})
+	if len(names) == 0 {
+		return "no flags"
+	}
+	return strings.Join(names, ", ")
+}

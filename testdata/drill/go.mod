@@ -1,0 +1,3 @@
+module example.com/drillfixture
+
+go 1.26.0

@@ -1,0 +1,29 @@
+// Command drill runs the course's break-and-fix exercises and grades them.
+//
+// Each chapter's weakenings/ folder holds deliberate mistakes in internal/
+// and the tests that must catch them. From the repository root:
+//
+//	go run ./tools/drill list               chapters, weakenings, guarding tests
+//	go run ./tools/drill show NAME          the edit, the command, the failure to expect
+//	go run ./tools/drill try NAME           run it (through go test -overlay; files untouched)
+//	go run ./tools/drill apply NAME         make the edit in the working tree
+//	go run ./tools/drill restore            undo it exactly
+//	go run ./tools/drill check [--json]     the graded check over every chapter
+//
+// Run it with no arguments for the usage text.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/fencelab/fencelab/internal/drill"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := drill.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
