@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/fencelab/fencelab/internal/cli"
+	"github.com/fencelab/fencelab/internal/fencinglab"
 	"github.com/fencelab/fencelab/internal/mailboxlab"
 )
 
@@ -20,6 +21,7 @@ var Commands = []cli.Command{
 	mailboxlab.Claim,
 	mailboxlab.Lease,
 	mailboxlab.DeadLetter,
+	fencinglab.Fencing,
 }
 
 // Main runs the runner with the process's own arguments and streams and

@@ -1,0 +1,73 @@
+// Package gatetest gives chapter tests a fresh destination on a real SQLite
+// file under t.TempDir(), and gates on separate connections to it, as
+// separate worker processes would have.
+package gatetest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fencelab/fencelab/internal/gate"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// Destination is one test's destination file.
+type Destination struct {
+	TB    testing.TB
+	Path  string
+	first *sqlitedb.DB // the observer's connection: reads committed state only
+}
+
+// New creates a destination with the gate schema (mark 0, zero units, no
+// receipts) in a fresh temporary directory. Its connections close when the
+// test ends.
+func New(tb testing.TB) *Destination {
+	tb.Helper()
+	d := &Destination{TB: tb, Path: filepath.Join(tb.TempDir(), "destination.db")}
+	d.first = d.Connect()
+	if err := gate.CreateSchema(context.Background(), d.first); err != nil {
+		tb.Fatalf("create destination schema: %v", err)
+	}
+	return d
+}
+
+// Connect opens another, separate connection pool to the destination.
+func (d *Destination) Connect() *sqlitedb.DB {
+	d.TB.Helper()
+	db, err := sqlitedb.Open(d.Path)
+	if err != nil {
+		d.TB.Fatalf("open destination: %v", err)
+	}
+	d.TB.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Gate returns a gate judging by contract on a new connection: what one
+// worker's process would have.
+func (d *Destination) Gate(contract gate.Contract) *gate.Gate {
+	d.TB.Helper()
+	return gate.Open(d.Connect(), contract)
+}
+
+// State returns the destination's committed state, read through a
+// connection no gate writes on.
+func (d *Destination) State() gate.State {
+	d.TB.Helper()
+	s, err := gate.Open(d.first, gate.None).State(context.Background())
+	if err != nil {
+		d.TB.Fatalf("%v", err)
+	}
+	return s
+}
+
+// Apply sends req through g and fails the test if the gate returns an
+// error instead of an answer.
+func Apply(tb testing.TB, g *gate.Gate, req gate.Request) gate.Outcome {
+	tb.Helper()
+	out, err := g.Apply(context.Background(), req)
+	if err != nil {
+		tb.Fatalf("Apply(fence %d, %s, %d units) = error %v; want an answer", req.Fence, req.Operation, req.Units, err)
+	}
+	return out
+}

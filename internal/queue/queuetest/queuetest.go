@@ -1,0 +1,93 @@
+// Package queuetest gives chapter tests a fresh job queue on a real SQLite
+// file under t.TempDir(), with a logical clock they move by hand.
+package queuetest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/queue"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// Jobs is one test's queue file.
+type Jobs struct {
+	TB    testing.TB
+	Path  string
+	Clock *clock.Logical // shared by every queue Queue returns
+	first *sqlitedb.DB
+}
+
+// New creates an empty queue with its schema in a fresh temporary
+// directory. Its connections close when the test ends.
+func New(tb testing.TB) *Jobs {
+	tb.Helper()
+	j := &Jobs{TB: tb, Path: filepath.Join(tb.TempDir(), "queue.db"), Clock: new(clock.Logical)}
+	j.first = j.Connect()
+	if err := queue.CreateSchema(context.Background(), j.first); err != nil {
+		tb.Fatalf("create queue schema: %v", err)
+	}
+	return j
+}
+
+// Connect opens another, separate connection pool to the queue.
+func (j *Jobs) Connect() *sqlitedb.DB {
+	j.TB.Helper()
+	db, err := sqlitedb.Open(j.Path)
+	if err != nil {
+		j.TB.Fatalf("open queue: %v", err)
+	}
+	j.TB.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Queue returns the queue on a new connection, judged by the shared clock,
+// with leases lasting lease ticks.
+func (j *Jobs) Queue(lease int64) *queue.Queue {
+	j.TB.Helper()
+	return queue.Open(j.Connect(), j.Clock, lease)
+}
+
+// Add stores a queued job.
+func (j *Jobs) Add(id, operation string, units int64) {
+	j.TB.Helper()
+	if err := queue.Open(j.first, j.Clock, 0).Add(context.Background(), id, operation, units); err != nil {
+		j.TB.Fatalf("add %s: %v", id, err)
+	}
+}
+
+// Get returns a job's committed state.
+func (j *Jobs) Get(id string) queue.Job {
+	j.TB.Helper()
+	job, err := queue.Open(j.first, j.Clock, 0).Get(context.Background(), id)
+	if err != nil {
+		j.TB.Fatalf("get %s: %v", id, err)
+	}
+	return job
+}
+
+// Claim claims id for worker and fails the test unless it wins.
+func Claim(tb testing.TB, q *queue.Queue, id, worker string) queue.Lease {
+	tb.Helper()
+	l, err := q.Claim(context.Background(), id, worker)
+	if err != nil {
+		tb.Fatalf("Claim(%s, %s) = %v; want a win", id, worker, err)
+	}
+	return l
+}
+
+// Reason returns the refusal reason of err, failing the test if err is
+// neither nil nor a refusal. A nil err gives "".
+func Reason(tb testing.TB, err error) queue.Reason {
+	tb.Helper()
+	if err == nil {
+		return ""
+	}
+	r, ok := queue.ReasonOf(err)
+	if !ok {
+		tb.Fatalf("unexpected error (not a refusal): %v", err)
+	}
+	return r
+}
