@@ -9,9 +9,11 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/fencelab/fencelab/internal/actorlab"
 	"github.com/fencelab/fencelab/internal/cli"
 	"github.com/fencelab/fencelab/internal/fencinglab"
 	"github.com/fencelab/fencelab/internal/mailboxlab"
+	"github.com/fencelab/fencelab/internal/sessionlab"
 )
 
 // Commands is every runner command, in chapter order; the usage text lists
@@ -22,6 +24,8 @@ var Commands = []cli.Command{
 	mailboxlab.Lease,
 	mailboxlab.DeadLetter,
 	fencinglab.Fencing,
+	sessionlab.Incarnation,
+	actorlab.Actors,
 }
 
 // Main runs the runner with the process's own arguments and streams and

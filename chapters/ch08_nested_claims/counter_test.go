@@ -1,0 +1,49 @@
+package nestedclaims
+
+import (
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+)
+
+// TestActorLeaseAndMailboxTokensShareOneCounter: mailbox claims, actor
+// leases and execution attempts draw from the one lease_tokens counter, so
+// every token is strictly greater than every token minted before it,
+// whatever kind of claim minted either.
+func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	o.add("asg-1")
+	box := mailbox.Open(o.connect(), o.clock, mailbox.NoLease)
+	for _, id := range []string{"msg-1", "msg-2", "msg-3"} {
+		assert.NilError(t, box.Add(ctx, id, "Restock vanilla"))
+	}
+	a := o.process()
+
+	var minted []int64 // every token, in the order it was minted
+	var kinds []string
+	record := func(kind string, tok int64) {
+		minted, kinds = append(minted, tok), append(kinds, kind)
+	}
+	for _, id := range []string{"msg-1", "msg-2"} {
+		c, err := box.Claim(ctx, id, "worker-a")
+		assert.NilError(t, err, "claim %s", id)
+		record("mailbox claim "+id, c.Token)
+	}
+	l := acquire(t, a)
+	record("actor lease", l.Token)
+	att, err := a.AcquireAttempt(ctx, "asg-1", l)
+	assert.NilError(t, err, "attempt on asg-1")
+	record("execution attempt", att.Token)
+	c, err := box.Claim(ctx, "msg-3", "worker-a")
+	assert.NilError(t, err, "claim msg-3")
+	record("mailbox claim msg-3", c.Token)
+
+	for i := 1; i < len(minted); i++ {
+		assert.Assert(t, minted[i] > minted[i-1],
+			"%s token %d is not greater than %s token %d minted before it: tokens of different kinds no longer share one order",
+			kinds[i], minted[i], kinds[i-1], minted[i-1])
+	}
+}

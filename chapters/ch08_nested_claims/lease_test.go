@@ -1,0 +1,29 @@
+package nestedclaims
+
+import (
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/actor"
+)
+
+// TestActorLeaseIsACompareAndSet: while process A holds the operator's
+// lease, process B (acting for the same actor) is refused; once A
+// releases, B acquires with a strictly greater token.
+func TestActorLeaseIsACompareAndSet(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	a, b := o.process(), o.process()
+
+	la := acquire(t, a)
+	_, err := b.AcquireLease(ctx, operator)
+	assert.Equal(t, reason(t, err), actor.ActorLeaseHeld,
+		"process B's acquire of %s while process A holds it: two processes both believe they are the operator", operator)
+
+	assert.NilError(t, a.ReleaseLease(ctx, la), "process A releases its lease")
+	lb := acquire(t, b)
+	assert.Assert(t, lb.Token > la.Token,
+		"process B's lease token %d after A released token %d; want strictly greater", lb.Token, la.Token)
+	assert.Equal(t, o.lease().Holder, b.ID(), "the lease's holder on disk")
+}

@@ -1,0 +1,134 @@
+package nestedclaims
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/actor"
+)
+
+// TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns: while process A
+// runs asg-1 for the operator, process B runs asg-2, a different assignment
+// of the same actor, through the same ordinary path. B is refused before
+// anything happens: its provider is never invoked and asg-2 stays CREATED.
+func TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	o.add("asg-1", "asg-2")
+	a, b := o.process(), o.process()
+
+	var bErr error
+	var bInvoked bool
+	runA, err := a.RunAssignment(ctx, "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
+		_, bErr = b.RunAssignment(ctx, "asg-2", complete(&bInvoked))
+		return actor.Completed, nil
+	})
+	assert.NilError(t, err, "process A runs asg-1")
+	assert.Equal(t, runA.State, actor.Completed)
+
+	assert.Check(t, cmp.Equal(reason(t, bErr), actor.ActorLeaseHeld),
+		"process B's run of asg-2 while process A holds the operator's lease")
+	assert.Check(t, !bInvoked, "process B's provider was invoked for asg-2 while process A held the operator's lease")
+	got := o.assignment("asg-2")
+	assert.Check(t, cmp.Equal(got.State, actor.Created), "asg-2 must never reach RUNNING")
+	assert.Check(t, cmp.Equal(got.AttemptID, ""), "asg-2 must have no attempt")
+}
+
+// TestOrdinaryPathCannotBypassActorLease: however the operator's lease is
+// held, RunAssignment goes through AcquireLease and is refused; the
+// holder's lease is left exactly as it was.
+func TestOrdinaryPathCannotBypassActorLease(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	o.add("asg-1")
+	a, b := o.process(), o.process()
+	held := acquire(t, a)
+
+	var invoked bool
+	_, err := b.RunAssignment(ctx, "asg-1", complete(&invoked))
+
+	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseHeld),
+		"process B's ordinary run of asg-1 while process A holds the operator's lease (token %d)", held.Token)
+	assert.Check(t, !invoked, "process B's provider ran asg-1 under process A's lease: the ordinary path went around the actor lease")
+	assert.Check(t, cmp.Equal(o.assignment("asg-1").State, actor.Created), "asg-1 must never reach RUNNING")
+	assert.Check(t, cmp.DeepEqual(o.lease(), held), "process A's lease after process B's refused run")
+}
+
+// TestLeaseReleasedOnEveryRefusalPath: whichever way RunAssignment ends,
+// refused, failed, blocked, completed or panicking, the operator's lease is
+// free afterwards and the next process acquires it at once. A leak on any
+// path would strand the actor until its lease expired.
+func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		before   func(t *testing.T, o *org) // optional set-up
+		provider actor.Provider
+	}{{
+		name:     "completed",
+		provider: states(actor.Completed, nil),
+	}, {
+		name:     "blocked",
+		provider: states(actor.Blocked, nil),
+	}, {
+		name:     "provider_failed",
+		provider: states("", errors.New("supplier unreachable")),
+	}, {
+		name:     "provider_panicked",
+		provider: func(context.Context, actor.Assignment) (actor.State, error) { panic("provider crashed") },
+	}, {
+		name: "assignment_finished",
+		before: func(t *testing.T, o *org) {
+			run, err := o.process().RunAssignment(ctx, "asg-1", states(actor.Completed, nil))
+			if err != nil || run.State != actor.Completed {
+				t.Fatalf("first run of asg-1 = %v, %v; want COMPLETED", run.State, err)
+			}
+		},
+		provider: states(actor.Completed, nil),
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := newOrg(t)
+			o.add("asg-1")
+			if tc.before != nil {
+				tc.before(t, o)
+			}
+			p := o.process()
+			run := runRecovering(p, "asg-1", tc.provider)
+
+			left := o.lease()
+			assert.Check(t, cmp.Equal(left.Holder, ""),
+				"after a run that ended %s, the operator's lease is still held (token %d, until minute %d): the actor is stranded",
+				run, left.Token, left.ExpiresAt)
+			_, err := o.process().AcquireLease(ctx, operator)
+			assert.Check(t, cmp.Equal(reason(t, err), granted), "the next process's acquire after a run that ended %s", run)
+		})
+	}
+}
+
+// states is a provider that answers state and err.
+func states(state actor.State, err error) actor.Provider {
+	return func(context.Context, actor.Assignment) (actor.State, error) { return state, err }
+}
+
+// runRecovering runs id and describes how the run ended: the refusal
+// reason, the terminal state, or "panic".
+func runRecovering(p *actor.Process, id string, provider actor.Provider) (ended string) {
+	defer func() {
+		if recover() != nil {
+			ended = "panic"
+		}
+	}()
+	run, err := p.RunAssignment(ctx, id, provider)
+	if r, ok := actor.ReasonOf(err); ok {
+		return "refused " + string(r)
+	}
+	if err != nil {
+		return "error " + err.Error()
+	}
+	return string(run.State)
+}
