@@ -27,15 +27,7 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := oneName("apply", args)
-	if err != nil {
-		return err
-	}
-	root, cat, err := t.catalog()
-	if err != nil {
-		return err
-	}
-	w, err := lookup(cat, name)
+	root, w, err := t.named("apply", args)
 	if err != nil {
 		return err
 	}
@@ -51,19 +43,19 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	path := filepath.Join(root, filepath.FromSlash(w.File))
 	info, err := os.Stat(path)
 	if err != nil {
-		return fmt.Errorf("apply %s: %w", name, err)
+		return fmt.Errorf("apply %s: %w", w.Name, err)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("apply %s: %w", name, err)
+		return fmt.Errorf("apply %s: %w", w.Name, err)
 	}
 	weak, err := w.Apply(src)
 	if err != nil {
 		var m *weakening.MatchError
 		if errors.As(err, &m) {
-			return fmt.Errorf("%s no longer applies: %w", name, m)
+			return fmt.Errorf("%s no longer applies: %w", w.Name, m)
 		}
-		return fmt.Errorf("apply %s: %w", name, err)
+		return fmt.Errorf("apply %s: %w", w.Name, err)
 	}
 	// Record first: if writing the file fails half-way, restore still
 	// knows the original bytes.
@@ -72,7 +64,7 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 		return err
 	}
 	if err := os.WriteFile(path, weak, info.Mode().Perm()); err != nil {
-		return fmt.Errorf("apply %s: %w (the original is kept in %s; 'go run ./tools/drill restore' puts it back)", name, err, statePath(root))
+		return fmt.Errorf("apply %s: %w (the original is kept in %s; 'go run ./tools/drill restore' puts it back)", w.Name, err, statePath(root))
 	}
 	fmt.Fprintf(t.Stdout, "applied %s to %s\n\n", w.Name, w.File)
 	fmt.Fprint(t.Stdout, weakening.Diff(w.File, src, weak))

@@ -154,12 +154,21 @@ func lookup(cat *weakening.Catalog, name string) (*weakening.Weakening, error) {
 	return nil, usagef("unknown weakening %q: run 'go run ./tools/drill list' for the names", name)
 }
 
-// oneName checks that a command got exactly one weakening name.
-func oneName(cmd string, args []string) (string, error) {
+// named loads the catalog and returns the module root and the one
+// weakening args names, for the commands that take exactly one NAME.
+func (t *Tool) named(cmd string, args []string) (string, *weakening.Weakening, error) {
 	if len(args) != 1 {
-		return "", usagef("want exactly one weakening name, as in 'go run ./tools/drill %s NAME' (names: go run ./tools/drill list)", cmd)
+		return "", nil, usagef("want exactly one weakening name, as in 'go run ./tools/drill %s NAME' (names: go run ./tools/drill list)", cmd)
 	}
-	return args[0], nil
+	root, cat, err := t.catalog()
+	if err != nil {
+		return "", nil, err
+	}
+	w, err := lookup(cat, args[0])
+	if err != nil {
+		return "", nil, err
+	}
+	return root, w, nil
 }
 
 // writeJSON writes v as one 2-space indented JSON document.

@@ -22,21 +22,13 @@ func (t *Tool) show(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := oneName("show", args)
-	if err != nil {
-		return err
-	}
-	root, cat, err := t.catalog()
-	if err != nil {
-		return err
-	}
-	w, err := lookup(cat, name)
+	root, w, err := t.named("show", args)
 	if err != nil {
 		return err
 	}
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(w.File)))
 	if err != nil {
-		return fmt.Errorf("show %s: %w", name, err)
+		return fmt.Errorf("show %s: %w", w.Name, err)
 	}
 
 	out := t.Stdout

@@ -26,15 +26,7 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	name, err := oneName("try", args)
-	if err != nil {
-		return err
-	}
-	root, cat, err := t.catalog()
-	if err != nil {
-		return err
-	}
-	w, err := lookup(cat, name)
+	root, w, err := t.named("try", args)
 	if err != nil {
 		return err
 	}
@@ -46,7 +38,7 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 
 	dir, err := os.MkdirTemp("", "drill-"+w.Name+"-")
 	if err != nil {
-		return fmt.Errorf("try %s: %w", name, err)
+		return fmt.Errorf("try %s: %w", w.Name, err)
 	}
 	defer os.RemoveAll(dir)
 
@@ -67,11 +59,11 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 	pr := newLivePrinter(out, ov.Copy, w.File)
 	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, nil, pr.event)
 	if err != nil {
-		return fmt.Errorf("try %s: %w", name, err)
+		return fmt.Errorf("try %s: %w", w.Name, err)
 	}
 	run, ok := runOf(runs, w.Chapter)
 	if !ok {
-		return fmt.Errorf("try %s: %w", name, errors.New("the go command reported nothing for the chapter"))
+		return fmt.Errorf("try %s: %w", w.Name, errors.New("the go command reported nothing for the chapter"))
 	}
 	r := evaluate(w, run, nil, ov.Copy)
 	fmt.Fprintf(out, "\n%s\n", verdictLine(w, r))
