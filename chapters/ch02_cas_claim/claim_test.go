@@ -79,7 +79,8 @@ func TestRefusedClaimBurnsNoToken(t *testing.T) {
 
 	_, err := l.Mailbox(mailbox.NoLease).Claim(ctx, "msg-1", "worker-b")
 
-	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable)
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable,
+		"Claim(msg-1, worker-b) while worker-a owns it: want refused not_claimable")
 	assert.Equal(t, l.Minted(), before,
 		"tokens minted after a refused claim; want the mint rolled back with the refusal")
 }

@@ -20,7 +20,7 @@ const lease = 15
 
 // newMsg2 returns a ledger holding msg-2 and one mailbox on it with
 // 15-minute leases; the ledger's clock starts at minute 0.
-func newMsg2(t *testing.T) (*mailboxtest.Ledger, *mailbox.Mailbox) {
+func newMsg2(t testing.TB) (*mailboxtest.Ledger, *mailbox.Mailbox) {
 	t.Helper()
 	l := mailboxtest.New(t)
 	l.Add("msg-2", "Order cones")
@@ -59,7 +59,7 @@ func TestContenderRefusedWhileLeaseLive(t *testing.T) {
 
 	var r *mailbox.Refusal
 	assert.Assert(t, errors.As(err, &r), "Claim(msg-2, worker-b) at minute 10, inside worker-a's lease = %v; want a refusal", err)
-	assert.Equal(t, r.Reason, mailbox.LeaseHeld)
+	assert.Equal(t, r.Reason, mailbox.LeaseHeld, "why worker-b was refused at minute 10")
 	assert.Equal(t, r.Holder, "worker-a", "holder named in the refusal")
 	assert.Equal(t, l.Get("msg-2").Owner, "worker-a", "owner on disk after the refused claim")
 }
@@ -98,7 +98,7 @@ func TestStaleHolderCannotCompleteAfterTakeover(t *testing.T) {
 	assert.Equal(t, l.Get("msg-2").State, mailbox.Claimed, "state after the stale completion")
 
 	assert.NilError(t, box.Complete(ctx, "msg-2", "worker-b", b.Token), "the current holder's completion")
-	assert.Equal(t, l.Get("msg-2").State, mailbox.Done)
+	assert.Equal(t, l.Get("msg-2").State, mailbox.Done, "state after worker-b completed with its own token %d", b.Token)
 }
 
 // TestLapsedHolderCompletesWhenNobodyTookOver: the fence is the token, not
@@ -115,7 +115,7 @@ func TestLapsedHolderCompletesWhenNobodyTookOver(t *testing.T) {
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
 		"worker-a completing at minute 40 with token %d, still the current generation (lease lapsed at 15, no takeover)", a.Token)
-	assert.Equal(t, l.Get("msg-2").State, mailbox.Done)
+	assert.Equal(t, l.Get("msg-2").State, mailbox.Done, "state after worker-a's completion at minute 40")
 }
 
 // TestOwnExpiredLeaseIsANewGeneration: worker-a's lease lapses and nobody

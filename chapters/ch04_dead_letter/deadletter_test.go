@@ -19,7 +19,7 @@ const lease = 15
 
 // failOnce claims msg for worker-a at the given minute and reports the
 // work failed, presenting the token the claim returned.
-func failOnce(t *testing.T, l *mailboxtest.Ledger, box *mailbox.Mailbox, id string, minute int64) (int64, mailbox.Verdict) {
+func failOnce(t testing.TB, l *mailboxtest.Ledger, box *mailbox.Mailbox, id string, minute int64) (int64, mailbox.Verdict) {
 	t.Helper()
 	l.Clock.Set(minute)
 	c := mailboxtest.Claim(t, box, id, "worker-a")
@@ -105,7 +105,7 @@ func TestDeadIsTerminal(t *testing.T) {
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable, "Claim of a DEAD message")
 	err = box.Complete(ctx, "msg-3", "worker-a", last)
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Terminal, "Complete of a DEAD message")
-	assert.Equal(t, l.Get("msg-3").State, mailbox.Dead)
+	assert.Equal(t, l.Get("msg-3").State, mailbox.Dead, "state of msg-3 after a dead-letter, a claim and a completion were tried on it")
 }
 
 // TestCompletedMessageCannotBeRetried: a DONE message is finished; a late
@@ -148,6 +148,32 @@ func TestStaleCopyCannotRetry(t *testing.T) {
 	assert.Equal(t, msg.RetryCount, 0, "retry_count after the stale retry")
 }
 
+// TestStaleCopyCannotDeadLetter: the parking step is fenced too. msg-3 has
+// used its budget; worker-a's stale copy says "give up on it" after
+// worker-b took the row over. Refused; worker-b's claim stands.
+func TestStaleCopyCannotDeadLetter(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-3", "Call the supplier")
+	box := l.Mailbox(lease)
+	for i := range mailbox.MaxRetries {
+		failOnce(t, l, box, "msg-3", int64(100+i))
+	}
+	l.Clock.Set(200)
+	old := mailboxtest.Claim(t, box, "msg-3", "worker-a")
+	l.Clock.Set(200 + lease)
+	cur := mailboxtest.Claim(t, box, "msg-3", "worker-b")
+
+	v, err := box.DeadLetter(ctx, "msg-3", old.Token)
+
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
+		"stale token %d dead-lettered msg-3 (verdict %q) after token %d was issued to worker-b", old.Token, v, cur.Token)
+	msg := l.Get("msg-3")
+	assert.Equal(t, msg.State, mailbox.Claimed, "state after the stale dead-letter")
+	assert.Equal(t, msg.Owner, "worker-b", "owner after the stale dead-letter")
+	assert.Equal(t, msg.Token, cur.Token, "token after the stale dead-letter")
+}
+
 // TestUnclaimedMessageDeadLettersWithNoToken: a message nobody claimed
 // carries no token (NULL). Presenting NoToken matches it, because the
 // check is null-safe (IS, not =).
@@ -161,6 +187,6 @@ func TestUnclaimedMessageDeadLettersWithNoToken(t *testing.T) {
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
 		"DeadLetter(msg-6, NoToken) on a never-claimed message: want a retry, got a refusal (NULL = NULL is not true in SQL)")
-	assert.Equal(t, v, mailbox.Retried)
+	assert.Equal(t, v, mailbox.Retried, "verdict for a never-claimed message's first failure")
 	assert.Equal(t, l.Get("msg-6").RetryCount, 1, "retry_count after dead-lettering a never-claimed message")
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"time"
@@ -47,7 +46,11 @@ func RunRole(ctx context.Context, cmds []Command, args []string) int {
 			}
 			link := NewLink(os.Stdin, os.Stdout)
 			if err := r.Run(ctx, args, link); err != nil {
-				fmt.Fprintf(os.Stderr, "fencelab worker %s: %v\n", name, err)
+				// After an interrupt the coordinator speaks for everyone;
+				// a worker's own echo of it would only add noise.
+				if ctx.Err() == nil {
+					fmt.Fprintf(os.Stderr, "fencelab worker %s: %v\n", name, err)
+				}
 				return 1
 			}
 			return 0
@@ -81,24 +84,36 @@ func StartChild(ctx context.Context, role string, args ...string) (*Child, error
 	if err != nil {
 		return nil, fmt.Errorf("start %s worker: %w", role, err)
 	}
+	// Plain pipes, not cmd.StdinPipe/StdoutPipe: exec.Cmd.Wait closes those
+	// as soon as the worker exits, which would race with the link still
+	// reading the worker's last lines.
+	toChild, fromParent, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start %s worker: %w", role, err)
+	}
+	fromChild, toParent, err := os.Pipe()
+	if err != nil {
+		toChild.Close()
+		fromParent.Close()
+		return nil, fmt.Errorf("start %s worker: %w", role, err)
+	}
 	cmd := exec.CommandContext(ctx, self, args...)
 	// The worker must see itself as "fencelab": under testscript the
 	// executable is a test binary that dispatches on its argv[0].
 	cmd.Args[0] = "fencelab"
 	cmd.Env = append(os.Environ(), roleEnv+"="+role)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = toChild, toParent, os.Stderr
+	err = cmd.Start()
+	// The worker holds its own copies of its ends now; ours would keep the
+	// pipes open after it exits.
+	toChild.Close()
+	toParent.Close()
 	if err != nil {
+		fromParent.Close()
+		fromChild.Close()
 		return nil, fmt.Errorf("start %s worker: %w", role, err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("start %s worker: %w", role, err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s worker: %w", role, err)
-	}
-	c := &Child{Link: NewLink(stdout, stdin), Pid: cmd.Process.Pid, cmd: cmd, done: make(chan struct{})}
+	c := &Child{Link: NewLink(fromChild, fromParent), Pid: cmd.Process.Pid, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		c.err = cmd.Wait()
 		close(c.done)
@@ -106,17 +121,43 @@ func StartChild(ctx context.Context, role string, args ...string) (*Child, error
 	return c, nil
 }
 
+// Send is Link.Send, with a worker that died reported as such rather than
+// as a broken pipe.
+func (c *Child) Send(v any) error {
+	return c.explain(c.Link.Send(v), "before it was told")
+}
+
+// Recv is Link.Recv, with a worker that died before answering reported as
+// such rather than as a bare end of file.
+func (c *Child) Recv(v any) error {
+	return c.explain(c.Link.Recv(v), "before answering")
+}
+
+// explain turns a link error into one that says whether the worker died.
+func (c *Child) explain(err error, when string) error {
+	if err == nil {
+		return nil
+	}
+	select {
+	case <-c.done:
+		return fmt.Errorf("worker %d %s %s: %w", c.Pid, c.ended(), when, err)
+	case <-time.After(time.Second):
+		return fmt.Errorf("worker %d: %w", c.Pid, err)
+	}
+}
+
 // Wait closes the worker's stdin and waits, for a bounded time, for it to
 // exit by itself. A worker that does not exit in time is killed and Wait
 // returns an error saying so.
 func (c *Child) Wait() (Exit, error) {
-	c.closeSend()
+	c.CloseSend()
 	select {
 	case <-c.done:
 	case <-time.After(replyTimeout):
 		c.Stop()
 		return c.exit(), fmt.Errorf("worker %d did not exit within %v; killed", c.Pid, replyTimeout)
 	}
+	c.Close()
 	var exitErr *exec.ExitError
 	if c.err != nil && !errors.As(c.err, &exitErr) {
 		return c.exit(), fmt.Errorf("worker %d: %w", c.Pid, c.err)
@@ -124,17 +165,17 @@ func (c *Child) Wait() (Exit, error) {
 	return c.exit(), nil
 }
 
-// Stop kills the worker if it is still running and reaps it. It is safe to
-// call more than once and after Wait.
+// Stop kills the worker if it is still running, reaps it and closes the
+// link. It is safe to call more than once and after Wait.
 func (c *Child) Stop() {
-	c.closeSend()
+	c.CloseSend()
 	select {
 	case <-c.done:
-		return
 	default:
+		_ = c.cmd.Process.Kill()
+		<-c.done
 	}
-	_ = c.cmd.Process.Kill()
-	<-c.done
+	c.Close()
 }
 
 func (c *Child) exit() Exit {
@@ -145,8 +186,11 @@ func (c *Child) exit() Exit {
 	return Exit{Code: st.ExitCode(), Normal: st.Exited()}
 }
 
-func (c *Child) closeSend() {
-	if cl, ok := c.Link.w.(io.Closer); ok {
-		_ = cl.Close()
+// ended says how the worker ended, once it has: "exited with status 1" or
+// "was killed (signal: killed)".
+func (c *Child) ended() string {
+	if e := c.exit(); e.Normal {
+		return fmt.Sprintf("exited with status %d", e.Code)
 	}
+	return fmt.Sprintf("was killed (%v)", c.cmd.ProcessState)
 }

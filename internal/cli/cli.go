@@ -9,7 +9,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -87,9 +86,6 @@ func OneOf(flagName, v string, allowed []string) error {
 	}
 	return Usagef("--%s %q is not allowed: want one of %s", flagName, v, strings.Join(allowed, ", "))
 }
-
-// errHelp reports that help was asked for: usage goes to stderr, exit 0.
-var errHelp = errors.New("help requested")
 
 // allowedFlags lists a flag set's flags as "--name VALUE", for the one-line
 // misuse message.

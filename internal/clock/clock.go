@@ -38,11 +38,3 @@ func (c *Logical) Set(t int64) {
 	defer c.mu.Unlock()
 	c.now = t
 }
-
-// Advance moves the clock forward by d and returns the new time.
-func (c *Logical) Advance(d int64) int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now += d
-	return c.now
-}

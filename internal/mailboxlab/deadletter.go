@@ -36,7 +36,8 @@ type attempt struct {
 	Attempt int    `json:"attempt"`
 	Minute  int64  `json:"minute"`
 	Token   int64  `json:"token"`
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict"`          // retried, dead_lettered, or refused
+	Reason  string `json:"reason,omitempty"` // why, when refused
 }
 
 type deadFinal struct {
@@ -86,11 +87,7 @@ func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		verdict := out.Result
-		if out.Reason != "" {
-			verdict += ": " + out.Reason
-		}
-		res.Attempts = append(res.Attempts, attempt{Attempt: i, Minute: minute, Token: c.Token, Verdict: verdict})
+		res.Attempts = append(res.Attempts, attempt{Attempt: i, Minute: minute, Token: c.Token, Verdict: out.Result, Reason: out.Reason})
 	}
 	msg, err := box.Get(ctx, "msg-3")
 	if err != nil {

@@ -6,6 +6,7 @@ package mailboxlab
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -123,7 +124,7 @@ func leaseClaim(ctx context.Context, box *mailbox.Mailbox, id, worker string) (l
 		return ev, nil
 	}
 	var r *mailbox.Refusal
-	if !asRefusal(err, &r) {
+	if !errors.As(err, &r) {
 		return leaseEvent{}, err
 	}
 	return leaseEvent{Worker: worker, Result: "refused", Holder: r.Holder, Reason: string(r.Reason)}, nil

@@ -6,7 +6,6 @@ package mailboxlab
 
 import (
 	"context"
-	"errors"
 	"path/filepath"
 
 	"github.com/fencelab/fencelab/internal/clock"
@@ -70,6 +69,3 @@ func outcomeOf(success string, err error) (outcome, error) {
 
 // noClock is the clock of experiments whose claims never expire.
 var noClock clock.Fixed
-
-// asRefusal is errors.As for mailbox refusals.
-func asRefusal(err error, r **mailbox.Refusal) bool { return errors.As(err, r) }

@@ -56,14 +56,14 @@ func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (r
 		id := roundMessage(r)
 		for _, c := range kids {
 			if err := c.Send(request{Op: op, ID: id}); err != nil {
-				return res, fmt.Errorf("worker %d: %w", c.Pid, err)
+				return res, err
 			}
 		}
 		believers := map[string]bool{}
 		for i, c := range kids {
 			var rep reply
 			if err := c.Recv(&rep); err != nil {
-				return res, fmt.Errorf("worker %d: %w", c.Pid, err)
+				return res, err
 			}
 			if rep.Believes {
 				believers[names[i]] = true

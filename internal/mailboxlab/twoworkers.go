@@ -90,11 +90,11 @@ func waitAll(kids []*cli.Child) error {
 // ask sends req to a worker and returns its reply.
 func ask(c *cli.Child, req request) (reply, error) {
 	if err := c.Send(req); err != nil {
-		return reply{}, fmt.Errorf("worker %d: %w", c.Pid, err)
+		return reply{}, err
 	}
 	var rep reply
 	if err := c.Recv(&rep); err != nil {
-		return reply{}, fmt.Errorf("worker %d: %w", c.Pid, err)
+		return reply{}, err
 	}
 	return rep, nil
 }

@@ -90,7 +90,7 @@ type finishRows struct {
 
 // readFinishRows reads the session c names and the lease of the host that
 // presents it, through q.
-func readFinishRows(ctx context.Context, q querier, c Claim) (finishRows, error) {
+func readFinishRows(ctx context.Context, q sqlitedb.Querier, c Claim) (finishRows, error) {
 	var r finishRows
 	cur, ok, err := readSession(ctx, q, c.Session)
 	if err != nil {

@@ -136,15 +136,9 @@ func (s *Store) Completions(ctx context.Context, id string) ([]Completion, error
 	return out, nil
 }
 
-// querier is what both a transaction and a committed read can run a query
-// on: *sqlitedb.Tx and *sqlitedb.DB.
-type querier interface {
-	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // readSession reads one session row through q; ok is false if there is
 // none.
-func readSession(ctx context.Context, q querier, id string) (cur Session, ok bool, err error) {
+func readSession(ctx context.Context, q sqlitedb.Querier, id string) (cur Session, ok bool, err error) {
 	var host sql.NullString
 	var expires sql.NullInt64
 	err = q.QueryRow(ctx, `SELECT id, host, incarnation, lease_expires_at FROM sessions WHERE id = ?`, id).
@@ -161,7 +155,7 @@ func readSession(ctx context.Context, q querier, id string) (cur Session, ok boo
 
 // readHostLease reads when host's lease expires; ok is false if the host
 // never renewed one.
-func readHostLease(ctx context.Context, q querier, host string) (expiresAt int64, ok bool, err error) {
+func readHostLease(ctx context.Context, q sqlitedb.Querier, host string) (expiresAt int64, ok bool, err error) {
 	err = q.QueryRow(ctx, `SELECT lease_expires_at FROM hosts WHERE host = ?`, host).Scan(&expiresAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil

@@ -28,11 +28,6 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 	return tx.conn.QueryRowContext(ctx, query, args...)
 }
 
-// Query runs a query inside the transaction.
-func (tx *Tx) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return tx.conn.QueryContext(ctx, query, args...)
-}
-
 // Immediate runs fn inside an explicit BEGIN IMMEDIATE transaction.
 //
 // BEGIN IMMEDIATE takes SQLite's write lock before fn reads anything, so
@@ -52,6 +47,9 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 	defer conn.Close()
 
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		if IsBusy(err) {
+			return fmt.Errorf("%s: begin immediate: another connection held the write lock for over %dms: %w", db.path, busyTimeoutMillis, err)
+		}
 		return fmt.Errorf("%s: begin immediate: %w", db.path, err)
 	}
 	committed := false

@@ -44,7 +44,9 @@ func Open(path string) (*DB, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
-	dsn := "file:" + path + "?" + q.Encode()
+	// The path goes into a file: URI, so a '?', '#' or '%' in it (a
+	// TMPDIR can hold any of them) must be escaped.
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -58,9 +60,6 @@ func Open(path string) (*DB, error) {
 	return &DB{sql: db, path: path}, nil
 }
 
-// Path returns the file the database was opened from.
-func (db *DB) Path() string { return db.path }
-
 // Close closes every connection to the file.
 func (db *DB) Close() error { return db.sql.Close() }
 
@@ -69,6 +68,17 @@ func (db *DB) Close() error { return db.sql.Close() }
 func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return db.sql.QueryRowContext(ctx, query, args...)
 }
+
+// Querier runs a query: a *DB reads the last committed state, a *Tx reads
+// its own transaction's view. Readers that serve both take a Querier.
+type Querier interface {
+	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+var (
+	_ Querier = (*DB)(nil)
+	_ Querier = (*Tx)(nil)
+)
 
 // Query runs a read-only query outside any explicit transaction.
 func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
