@@ -4,7 +4,6 @@
 package incarnation
 
 import (
-	"sync"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -31,9 +30,12 @@ func TestTakeoverIncrementsIncarnationAndFencesStaleFinish(t *testing.T) {
 		second.Incarnation, first.Incarnation)
 	l.at(22)
 	assert.Equal(t, a.finish(first), session.StaleIncarnation,
-		"kiosk-a's late finish under incarnation %d after kiosk-b's takeover (incarnation %d)", first.Incarnation, second.Incarnation)
-	assert.Equal(t, b.finish(second), committed, "kiosk-b's finish under the current incarnation")
-	assert.DeepEqual(t, l.completions("sess-1"), []generation{{"kiosk-b", second.Incarnation}})
+		"kiosk-a's late finish under incarnation %d was not refused as stale after kiosk-b's takeover (incarnation %d)",
+		first.Incarnation, second.Incarnation)
+	assert.Equal(t, b.finish(second), committed,
+		"kiosk-b's finish under the current incarnation %d was refused", second.Incarnation)
+	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-b", second.Incarnation}}),
+		"sess-1's completions are not exactly kiosk-b's run %d: a stale run committed, or the current one did not", second.Incarnation)
 }
 
 // TestExpiredSessionCannotFinishWithoutTakeover: a run whose session lease
@@ -57,9 +59,11 @@ func TestExpiredSessionCannotFinishWithoutTakeover(t *testing.T) {
 		"kiosk-a's claim after its own lease lapsed got incarnation %d; want greater than %d: any claim after expiry is a new run",
 		again.Incarnation, first.Incarnation)
 	assert.Equal(t, a.finish(first), session.StaleIncarnation,
-		"the expired run's finish (incarnation %d) after kiosk-a claimed again as incarnation %d", first.Incarnation, again.Incarnation)
-	assert.Equal(t, a.finish(again), committed, "the new run's finish")
-	assert.DeepEqual(t, l.completions("sess-1"), []generation{{"kiosk-a", again.Incarnation}})
+		"the expired run's finish (incarnation %d) was not refused as stale after kiosk-a claimed again as incarnation %d",
+		first.Incarnation, again.Incarnation)
+	assert.Equal(t, a.finish(again), committed, "kiosk-a's new run (incarnation %d) could not finish", again.Incarnation)
+	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-a", again.Incarnation}}),
+		"sess-1's completions are not exactly kiosk-a's new run %d: the expired run committed, or the new one did not", again.Incarnation)
 }
 
 // TestRehostedSessionOnSameHostRefusesOldCallback: kiosk-a runs the
@@ -75,7 +79,7 @@ func TestRehostedSessionOnSameHostRefusesOldCallback(t *testing.T) {
 	old := a.claim("sess-1")
 	l.at(20)
 	taken := b.claim("sess-1")
-	assert.Equal(t, b.finish(taken), committed, "kiosk-b's finish")
+	assert.Equal(t, b.finish(taken), committed, "kiosk-b's finish of its current run (incarnation %d) was refused", taken.Incarnation)
 	l.at(30)
 	rehosted := a.claim("sess-1")
 	assert.Assert(t, rehosted.Incarnation > taken.Incarnation && taken.Incarnation > old.Incarnation,
@@ -84,9 +88,10 @@ func TestRehostedSessionOnSameHostRefusesOldCallback(t *testing.T) {
 
 	l.at(31)
 	assert.Equal(t, a.finish(old), session.StaleIncarnation,
-		"kiosk-a's old callback (incarnation %d) while kiosk-a hosts incarnation %d: same host, same session, older run",
+		"kiosk-a's old callback (incarnation %d) was not refused as stale while kiosk-a hosts incarnation %d: same host, same session, older run",
 		old.Incarnation, rehosted.Incarnation)
-	assert.DeepEqual(t, l.completions("sess-1"), []generation{{"kiosk-b", taken.Incarnation}})
+	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-b", taken.Incarnation}}),
+		"sess-1's completions are not exactly kiosk-b's run %d: kiosk-a's old callback committed", taken.Incarnation)
 }
 
 // TestSameHostRenewalKeepsIncarnation: a host that claims its own session
@@ -105,30 +110,29 @@ func TestSameHostRenewalKeepsIncarnation(t *testing.T) {
 	assert.Check(t, renewed.Renewed, "kiosk-a's claim inside its own lease was not a renewal")
 	assert.Equal(t, renewed.Incarnation, first.Incarnation,
 		"kiosk-a's renewal at minute 10 changed the incarnation; want the same run")
-	assert.Equal(t, renewed.ExpiresAt, int64(25), "the renewal must extend the lease")
+	assert.Equal(t, renewed.ExpiresAt, int64(25),
+		"kiosk-a's renewal at minute 10 left its session lease ending at minute %d; want 10 + 15", renewed.ExpiresAt)
 	l.at(18) // past the first claim's expiry, inside the renewed lease
 	assert.Equal(t, a.finish(first), committed,
-		"kiosk-a's finish with the claim it got at minute 0, after renewing its own lease")
+		"kiosk-a's finish with the claim it got at minute 0 was refused after kiosk-a renewed its own lease: the renewal fenced its own run")
 }
 
-// stallClock reads a fixed minute, but the first time anyone reads it, it
-// first runs stall: a stand-in for whatever can happen while a process is
-// paused (a garbage collection, a slow disk, a lost packet).
-type stallClock struct {
+// countingClock reads a fixed minute and counts how often it was read, so a
+// test can tell whether a finish had already decided what "now" is.
+type countingClock struct {
 	minute int64
-	once   sync.Once
-	stall  func()
+	reads  int
 }
 
-func (c *stallClock) Now() int64 {
-	c.once.Do(c.stall)
+func (c *countingClock) Now() int64 {
+	c.reads++
 	return c.minute
 }
 
 // TestFinishRereadsLeasesInsideItsTransaction: the finish's conditions are
-// judged from the rows inside its own transaction, so a takeover that
-// happens while kiosk-a is paused on its way to the write is seen, and
-// kiosk-a's finish is refused.
+// judged from the rows inside its own transaction, so a takeover that lands
+// after kiosk-a's finish read its clock and before its transaction began
+// is seen, and kiosk-a's finish is refused.
 func TestFinishRereadsLeasesInsideItsTransaction(t *testing.T) {
 	t.Parallel()
 	l := newLedger(t)
@@ -138,22 +142,31 @@ func TestFinishRereadsLeasesInsideItsTransaction(t *testing.T) {
 	l.at(8)
 	claimer.alive() // kiosk-a's host lease now runs to minute 18
 
-	// kiosk-a finishes at minute 14, inside both of its leases. While it
-	// is paused there, the clock reaches minute 16 for kiosk-b, which
-	// takes the session over.
+	// kiosk-a finishes at minute 14, inside both of its leases. It is
+	// paused just before its transaction begins, after everything it does
+	// first; meanwhile the clock reaches minute 16 for kiosk-b, which takes
+	// the session over.
 	b := l.kiosk("kiosk-b")
-	var taken bool
-	slow := l.kioskWithClock("kiosk-a", &stallClock{minute: 14, stall: func() {
+	clk := &countingClock{minute: 14}
+	slow := l.kioskWithClock("kiosk-a", clk)
+	readsAtTakeover := -1 // how often kiosk-a had read its clock when kiosk-b took over
+	slow.store.PauseBeforeTransactions(func() {
+		if readsAtTakeover >= 0 {
+			return // one takeover is the story
+		}
+		readsAtTakeover = clk.reads
 		l.at(16)
 		b.claim("sess-1")
-		taken = true
-	}})
+	})
 	got := slow.finish(old)
 
-	assert.Assert(t, taken, "the takeover never ran: the test's interleaving did not happen")
-	assert.Equal(t, got, session.StaleIncarnation,
+	assert.Assert(t, readsAtTakeover >= 0, "kiosk-a's finish began no transaction, so kiosk-b's takeover never ran")
+	assert.Assert(t, readsAtTakeover > 0,
+		"kiosk-b took the session over before kiosk-a's finish read its clock: the takeover must land after kiosk-a decided what now is")
+	assert.Check(t, cmp.Equal(got, session.StaleIncarnation),
 		"kiosk-a's finish (incarnation %d) after kiosk-b took sess-1 over between kiosk-a's check and its write", old.Incarnation)
-	assert.DeepEqual(t, l.completions("sess-1"), []generation{})
+	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{}),
+		"kiosk-a's stale run (incarnation %d) committed a completion of sess-1, which kiosk-b now runs", old.Incarnation)
 }
 
 // TestFinishRefusalReasons: every condition of the finish predicate is
@@ -166,6 +179,9 @@ func TestFinishRefusalReasons(t *testing.T) {
 		// claim it presents.
 		run  func(t *testing.T, l *ledger) (*kiosk, session.Claim)
 		want session.Reason
+		// broke says, in a learner's words, what went wrong if the finish
+		// is not refused with want.
+		broke string
 	}{{
 		name: "wrong_host",
 		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
@@ -176,7 +192,8 @@ func TestFinishRefusalReasons(t *testing.T) {
 			l.at(5) // kiosk-b presents kiosk-a's current incarnation as its own
 			return b, session.Claim{Session: "sess-1", Host: "kiosk-b", Incarnation: held.Incarnation}
 		},
-		want: session.WrongHost,
+		want:  session.WrongHost,
+		broke: "a host that does not hold the session was not refused for presenting another host's incarnation",
 	}, {
 		name: "host_lease_expired",
 		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
@@ -186,7 +203,8 @@ func TestFinishRefusalReasons(t *testing.T) {
 			l.at(12) // the host lease ran out at 10; the session lease runs to 15
 			return a, c
 		},
-		want: session.HostLeaseExpired,
+		want:  session.HostLeaseExpired,
+		broke: "a host whose own lease ran out at minute 10 was not refused for it",
 	}, {
 		name: "not_claimed",
 		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
@@ -194,7 +212,8 @@ func TestFinishRefusalReasons(t *testing.T) {
 			a.alive()
 			return a, session.Claim{Session: "sess-1", Host: "kiosk-a", Incarnation: 1}
 		},
-		want: session.NotClaimed,
+		want:  session.NotClaimed,
+		broke: "a session nobody ever claimed was not refused as unclaimed",
 	}, {
 		name: "redelivered_after_finish",
 		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
@@ -206,7 +225,8 @@ func TestFinishRefusalReasons(t *testing.T) {
 			}
 			return a, c
 		},
-		want: session.NotClaimed,
+		want:  session.NotClaimed,
+		broke: "a second delivery of an already finished run's callback was not refused as unclaimed",
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -215,8 +235,9 @@ func TestFinishRefusalReasons(t *testing.T) {
 			before := len(l.completions("sess-1"))
 			got := k.finish(c)
 			assert.Check(t, cmp.Equal(got, tc.want),
-				"%s finishing sess-1 under incarnation %d", k.name, c.Incarnation)
-			assert.Check(t, cmp.Len(l.completions("sess-1"), before), "a refused finish must write no completion")
+				"%s finishing sess-1 under incarnation %d: %s", k.name, c.Incarnation, tc.broke)
+			assert.Check(t, cmp.Len(l.completions("sess-1"), before),
+				"%s's finish under incarnation %d wrote a completion; a finish that must be refused writes none", k.name, c.Incarnation)
 		})
 	}
 }

@@ -26,8 +26,9 @@ func TestStaleLeaseTokenCannotStartAttempt(t *testing.T) {
 
 	_, err := a.AcquireAttempt(ctx, "asg-1", stale)
 	assert.Equal(t, reason(t, err), actor.ActorLeaseLost,
-		"process A's attempt under stale lease token %d after B's takeover (token %d)", stale.Token, current.Token)
-	assert.Equal(t, o.assignment("asg-1").AttemptID, "", "a refused attempt must record nothing")
+		"process A's attempt under stale lease token %d after B's takeover (token %d) was not refused as a lost lease",
+		stale.Token, current.Token)
+	assert.Equal(t, o.assignment("asg-1").AttemptID, "", "process A's refused attempt was recorded on asg-1 anyway")
 }
 
 // TestSecondAttemptOnOneAssignmentIsRefused: an assignment has one current
@@ -41,39 +42,45 @@ func TestSecondAttemptOnOneAssignmentIsRefused(t *testing.T) {
 	l := acquire(t, a)
 
 	first, err := a.AcquireAttempt(ctx, "asg-1", l)
-	assert.NilError(t, err, "the first attempt on asg-1")
+	assert.NilError(t, err, "process A's first attempt on asg-1 was not granted")
 	_, err = a.AcquireAttempt(ctx, "asg-1", l)
 
 	assert.Equal(t, reason(t, err), actor.ExecutionAttemptHeld,
-		"a second attempt on asg-1 under lease token %d while attempt %s is current", l.Token, first.ID)
-	assert.Equal(t, o.assignment("asg-1").AttemptID, first.ID, "the current attempt on disk")
+		"a second attempt on asg-1 under lease token %d while attempt %s is current was not refused", l.Token, first.ID)
+	assert.Equal(t, o.assignment("asg-1").AttemptID, first.ID,
+		"the refused second attempt replaced attempt %s as asg-1's current attempt", first.ID)
 }
 
-// TestSupersededAttemptCannotWriteTerminalState: process A's provider
-// stalls past its lease; process B takes the operator over and starts a
-// new attempt on the same assignment. A's provider then finishes, and its
-// COMPLETED write is refused because its attempt is no longer current.
+// TestSupersededAttemptCannotWriteTerminalState: process A's provider for
+// asg-1 stalls past A's lease. A itself takes the operator again and starts
+// a fresh attempt on asg-1, the way a retry inside one process would. The
+// same process holds the new lease, so the lease cannot tell the two runs
+// apart; the attempt can. When the stalled run's provider returns, its
+// COMPLETED is refused because its attempt is no longer the current one.
 func TestSupersededAttemptCannotWriteTerminalState(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)
 	o.add("asg-1")
-	a, b := o.process(), o.process()
+	a := o.process()
 
-	var takeover actor.Attempt
+	var relet actor.Lease
+	var retry actor.Attempt
 	o.at(0)
 	_, err := a.RunAssignment(ctx, "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
-		o.at(20) // A stalls past its lease (minute 15)
-		lb := acquire(t, b)
+		o.at(20) // the first run stalls past its lease (minute 15)
+		relet = acquire(t, a)
 		var err error
-		takeover, err = b.AcquireAttempt(ctx, "asg-1", lb)
-		assert.NilError(t, err, "process B's attempt on asg-1 after taking the operator over")
+		retry, err = a.AcquireAttempt(ctx, "asg-1", relet)
+		assert.NilError(t, err, "process A's retry could not start a fresh attempt on asg-1 under its new lease")
 		return actor.Completed, nil
 	})
 
-	assert.Check(t, cmp.Equal(reason(t, err), actor.AttemptLost), "process A's terminal write after its attempt was superseded")
+	assert.Check(t, cmp.Equal(reason(t, err), actor.AttemptLost),
+		"process A's stalled first run of asg-1 was not refused as a superseded attempt")
 	got := o.assignment("asg-1")
 	assert.Equal(t, got.State, actor.Running,
-		"process A's superseded attempt wrote asg-1's terminal state over process B's current attempt %s", takeover.ID)
-	assert.Equal(t, got.AttemptID, takeover.ID, "the current attempt on disk")
-	assert.Equal(t, o.lease().Holder, b.ID(), "process A's way out must not release process B's lease")
+		"process A's superseded attempt wrote asg-1's terminal state over its own retry's current attempt %s", retry.ID)
+	assert.Equal(t, got.AttemptID, retry.ID, "the stalled run took asg-1's current attempt back from the retry's %s", retry.ID)
+	assert.Check(t, cmp.DeepEqual(o.lease(), relet),
+		"the stalled run's way out changed the lease (token %d) its retry now holds", relet.Token)
 }

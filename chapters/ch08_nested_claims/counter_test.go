@@ -18,7 +18,7 @@ func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
 	o.add("asg-1")
 	box := mailbox.Open(o.connect(), o.clock, mailbox.NoLease)
 	for _, id := range []string{"msg-1", "msg-2", "msg-3"} {
-		assert.NilError(t, box.Add(ctx, id, "Restock vanilla"))
+		assert.NilError(t, box.Add(ctx, id, "Restock vanilla"), "could not add %s to the mailbox", id)
 	}
 	a := o.process()
 
@@ -29,16 +29,16 @@ func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
 	}
 	for _, id := range []string{"msg-1", "msg-2"} {
 		c, err := box.Claim(ctx, id, "worker-a")
-		assert.NilError(t, err, "claim %s", id)
+		assert.NilError(t, err, "worker-a's claim of %s was not granted", id)
 		record("mailbox claim "+id, c.Token)
 	}
 	l := acquire(t, a)
 	record("actor lease", l.Token)
 	att, err := a.AcquireAttempt(ctx, "asg-1", l)
-	assert.NilError(t, err, "attempt on asg-1")
+	assert.NilError(t, err, "process A's attempt on asg-1 was not granted")
 	record("execution attempt", att.Token)
 	c, err := box.Claim(ctx, "msg-3", "worker-a")
-	assert.NilError(t, err, "claim msg-3")
+	assert.NilError(t, err, "worker-a's claim of msg-3 was not granted")
 	record("mailbox claim msg-3", c.Token)
 
 	for i := 1; i < len(minted); i++ {

@@ -21,9 +21,9 @@ func TestActorLeaseIsACompareAndSet(t *testing.T) {
 	assert.Equal(t, reason(t, err), actor.ActorLeaseHeld,
 		"process B's acquire of %s while process A holds it: two processes both believe they are the operator", operator)
 
-	assert.NilError(t, a.ReleaseLease(ctx, la), "process A releases its lease")
+	assert.NilError(t, a.ReleaseLease(ctx, la), "process A could not release its own lease")
 	lb := acquire(t, b)
 	assert.Assert(t, lb.Token > la.Token,
 		"process B's lease token %d after A released token %d; want strictly greater", lb.Token, la.Token)
-	assert.Equal(t, o.lease().Holder, b.ID(), "the lease's holder on disk")
+	assert.Equal(t, o.lease().Holder, b.ID(), "process B acquired the operator's lease, yet the ledger names another holder")
 }

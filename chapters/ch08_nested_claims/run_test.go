@@ -27,15 +27,15 @@ func TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns(t *testing.T) {
 		_, bErr = b.RunAssignment(ctx, "asg-2", complete(&bInvoked))
 		return actor.Completed, nil
 	})
-	assert.NilError(t, err, "process A runs asg-1")
-	assert.Equal(t, runA.State, actor.Completed)
+	assert.Check(t, cmp.Nil(err), "process A, holding the operator's lease, could not complete asg-1")
+	assert.Check(t, cmp.Equal(runA.State, actor.Completed), "process A, holding the operator's lease, ended asg-1 %s", runA.State)
 
 	assert.Check(t, cmp.Equal(reason(t, bErr), actor.ActorLeaseHeld),
-		"process B's run of asg-2 while process A holds the operator's lease")
+		"process B's run of asg-2 while process A holds the operator's lease was not refused as held")
 	assert.Check(t, !bInvoked, "process B's provider was invoked for asg-2 while process A held the operator's lease")
 	got := o.assignment("asg-2")
-	assert.Check(t, cmp.Equal(got.State, actor.Created), "asg-2 must never reach RUNNING")
-	assert.Check(t, cmp.Equal(got.AttemptID, ""), "asg-2 must have no attempt")
+	assert.Check(t, cmp.Equal(got.State, actor.Created), "process B's refused run moved asg-2 to %s; it must never reach RUNNING", got.State)
+	assert.Check(t, cmp.Equal(got.AttemptID, ""), "process B's refused run recorded an attempt on asg-2")
 }
 
 // TestOrdinaryPathCannotBypassActorLease: however the operator's lease is
@@ -52,10 +52,11 @@ func TestOrdinaryPathCannotBypassActorLease(t *testing.T) {
 	_, err := b.RunAssignment(ctx, "asg-1", complete(&invoked))
 
 	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseHeld),
-		"process B's ordinary run of asg-1 while process A holds the operator's lease (token %d)", held.Token)
+		"process B's ordinary run of asg-1 while process A holds the operator's lease (token %d) was not refused as held", held.Token)
 	assert.Check(t, !invoked, "process B's provider ran asg-1 under process A's lease: the ordinary path went around the actor lease")
-	assert.Check(t, cmp.Equal(o.assignment("asg-1").State, actor.Created), "asg-1 must never reach RUNNING")
-	assert.Check(t, cmp.DeepEqual(o.lease(), held), "process A's lease after process B's refused run")
+	got := o.assignment("asg-1").State
+	assert.Check(t, cmp.Equal(got, actor.Created), "process B's refused run moved asg-1 to %s; it must never reach RUNNING", got)
+	assert.Check(t, cmp.DeepEqual(o.lease(), held), "process B's refused run changed process A's lease on the operator")
 }
 
 // TestLeaseReleasedOnEveryRefusalPath: whichever way RunAssignment ends,
@@ -105,7 +106,8 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 				"after a run that ended %s, the operator's lease is still held (token %d, until minute %d): the actor is stranded",
 				run, left.Token, left.ExpiresAt)
 			_, err := o.process().AcquireLease(ctx, operator)
-			assert.Check(t, cmp.Equal(reason(t, err), granted), "the next process's acquire after a run that ended %s", run)
+			assert.Check(t, cmp.Equal(reason(t, err), granted),
+				"the next process could not acquire the operator's lease after a run that ended %s", run)
 		})
 	}
 }

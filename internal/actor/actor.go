@@ -13,11 +13,13 @@
 //     a fencing token from the one shared counter (package token).
 //   - AcquireAttempt binds an attempt on one assignment to the lease token
 //     it descends from, re-reading the actor's current lease inside its own
-//     transaction: a stale token starts nothing.
+//     transaction: a stale token starts nothing, and neither does another
+//     process's token. A lease belongs to the process that acquired it.
 //   - RunAssignment is the ordinary path every caller uses: lease, attempt,
-//     RUNNING, the provider, and a terminal write that checks the attempt is
-//     still current in the same statement. The lease is released on every
-//     path out.
+//     RUNNING, the provider, and a terminal write. RUNNING and the terminal
+//     write each check, in the same statement, that the attempt is still
+//     current and that its lease is still this process's live lease. The
+//     lease is released on every path out.
 //
 // Every write that decides authority is one BEGIN IMMEDIATE transaction
 // whose statement checks the presented token in its WHERE clause. These are
@@ -145,13 +147,7 @@ func (p *Process) Assignment(ctx context.Context, id string) (Assignment, error)
 	return readAssignment(ctx, p.db, id)
 }
 
-// querier is what both a transaction and a committed read can run a query
-// on: *sqlitedb.Tx and *sqlitedb.DB.
-type querier interface {
-	QueryRow(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func readAssignment(ctx context.Context, q querier, id string) (Assignment, error) {
+func readAssignment(ctx context.Context, q sqlitedb.Querier, id string) (Assignment, error) {
 	var (
 		a          Assignment
 		state      string

@@ -27,9 +27,11 @@ type Attempt struct {
 //
 // The caller cannot present an arbitrary lease: the UPDATE that records the
 // attempt re-reads the actor's current lease, inside the same transaction,
-// and requires that it is l (same actor, same token, still held, not
-// expired). A lease that was released, expired or taken over is refused
-// with ActorLeaseLost.
+// and requires that it is l (same actor, same token, not expired) and that
+// this process holds it. A lease that was released, expired or taken over
+// is refused with ActorLeaseLost, and so is another process's lease: its
+// token is a small integer anyone can read from the ledger, and knowing it
+// does not make the lease yours.
 //
 // An assignment has one current attempt. A second attempt descended from
 // the same lease is refused with ExecutionAttemptHeld. An attempt descended
@@ -50,18 +52,18 @@ func (p *Process) AcquireAttempt(ctx context.Context, assignment string, l Lease
 			  AND state IN ('CREATED', 'RUNNING')
 			  AND (attempt_token IS NULL OR lease_token <> ?)
 			  AND EXISTS (SELECT 1 FROM actor_leases
-			              WHERE actor = ? AND token = ? AND holder IS NOT NULL AND expires_at > ?)`,
+			              WHERE actor = ? AND token = ? AND holder = ? AND expires_at > ?)`,
 			a.ID, tok, l.Token,
 			assignment, l.Actor,
 			l.Token,
-			l.Actor, l.Token, now)
+			l.Actor, l.Token, p.id, now)
 		if err != nil {
 			return fmt.Errorf("acquire attempt on %s: %w", assignment, err)
 		}
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("acquire attempt on %s: %w", assignment, err)
 		} else if n != 1 {
-			return explainAttempt(ctx, tx, assignment, l, now)
+			return p.explainAttempt(ctx, tx, assignment, l, now)
 		}
 		a.Token = tok
 		_, err = tx.Exec(ctx, `INSERT INTO execution_attempts
@@ -81,7 +83,7 @@ func (p *Process) AcquireAttempt(ctx context.Context, assignment string, l Lease
 
 // explainAttempt says why the attempt UPDATE changed nothing, from the rows
 // as the same transaction sees them.
-func explainAttempt(ctx context.Context, tx *sqlitedb.Tx, assignment string, l Lease, now int64) error {
+func (p *Process) explainAttempt(ctx context.Context, tx *sqlitedb.Tx, assignment string, l Lease, now int64) error {
 	asg, err := readAssignment(ctx, tx, assignment)
 	if err != nil {
 		return err
@@ -94,7 +96,7 @@ func explainAttempt(ctx context.Context, tx *sqlitedb.Tx, assignment string, l L
 	switch {
 	case asg.State.Terminal():
 		r.Reason = AssignmentFinished
-	case l.Actor != asg.Actor || cur.Holder == "" || cur.Token != l.Token || cur.ExpiresAt <= now:
+	case l.Actor != asg.Actor || cur.Holder != p.id || cur.Token != l.Token || cur.ExpiresAt <= now:
 		r.Reason = ActorLeaseLost
 	case asg.AttemptID != "" && asg.LeaseToken == l.Token:
 		r.Reason = ExecutionAttemptHeld

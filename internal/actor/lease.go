@@ -68,13 +68,15 @@ func (p *Process) AcquireLease(ctx context.Context, actor string) (Lease, error)
 }
 
 // ReleaseLease gives up l, so the actor's next acquire succeeds at once
-// instead of waiting for the lease to expire. Only the lease's own token
-// releases it: a lease that was already released or taken over is refused
-// with ActorLeaseLost, and a newer holder's lease is never touched.
+// instead of waiting for the lease to expire. Only the process holding the
+// lease releases it, and only under the lease's own token: a lease that was
+// already released or taken over is refused with ActorLeaseLost, and so is
+// another process's lease, whose token anyone can read. A newer holder's
+// lease is never touched.
 func (p *Process) ReleaseLease(ctx context.Context, l Lease) error {
 	return p.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE actor_leases SET holder = NULL, expires_at = NULL
-			WHERE actor = ? AND token = ? AND holder IS NOT NULL`, l.Actor, l.Token)
+			WHERE actor = ? AND token = ? AND holder = ?`, l.Actor, l.Token, p.id)
 		if err != nil {
 			return fmt.Errorf("release lease on %s: %w", l.Actor, err)
 		}
@@ -96,7 +98,7 @@ func (p *Process) CurrentLease(ctx context.Context, actor string) (Lease, error)
 	return readLease(ctx, p.db, actor)
 }
 
-func readLease(ctx context.Context, q querier, actor string) (Lease, error) {
+func readLease(ctx context.Context, q sqlitedb.Querier, actor string) (Lease, error) {
 	var (
 		holder  sql.NullString
 		tok     sql.NullInt64

@@ -15,9 +15,10 @@ type Reason string
 const (
 	// ActorLeaseHeld: another process holds a live lease on the actor.
 	ActorLeaseHeld Reason = "actor_lease_held"
-	// ActorLeaseLost: the presented lease is not the actor's current live
-	// lease: it was released, it expired, another process took the actor
-	// over, or it is a lease on a different actor.
+	// ActorLeaseLost: the lease is not the actor's current live lease held
+	// by this process: it was released, it expired, another process took
+	// the actor over, it is another process's lease, or it is a lease on a
+	// different actor. Every write an attempt makes checks this too.
 	ActorLeaseLost Reason = "actor_lease_lost"
 	// ExecutionAttemptHeld: the assignment already has a current attempt
 	// descended from the same lease.

@@ -34,15 +34,17 @@ type Run struct {
 //  1. acquire the actor's lease (refused ActorLeaseHeld while any process
 //     holds a live one);
 //  2. acquire an execution attempt under that lease;
-//  3. mark the assignment RUNNING, fenced by the attempt;
+//  3. mark the assignment RUNNING, fenced by the attempt and its lease;
 //  4. invoke provider;
 //  5. write COMPLETED, BLOCKED or FAILED in a statement that checks the
-//     attempt is still the current one (refused AttemptLost otherwise).
+//     attempt is still the current one (refused AttemptLost otherwise) and
+//     that its lease is still this process's live lease (refused
+//     ActorLeaseLost otherwise).
 //
-// A refusal at step 1 or 2 returns before anything is written: the
-// assignment never reaches RUNNING and provider is never invoked. The lease
-// is released on every path out after step 1, refusals and panics
-// included; a lease another process has since taken over is left alone.
+// A refusal at step 1, 2 or 3 returns before provider is invoked, and the
+// assignment never reaches RUNNING. The lease is released on every path
+// out after step 1, refusals and panics included; a lease another process
+// has since taken over is left alone.
 func (p *Process) RunAssignment(ctx context.Context, id string, provider Provider) (run Run, err error) {
 	asg, err := p.Assignment(ctx, id)
 	if err != nil {
@@ -100,24 +102,37 @@ func (p *Process) releaseAfterRun(ctx context.Context, l Lease, errp *error) {
 }
 
 // markRunning moves the assignment to RUNNING if att is still its current
-// attempt.
+// attempt and the lease it descends from is still this process's live
+// lease. A process that lost its lease after the attempt was recorded never
+// reaches RUNNING, so its provider is never invoked.
 func (p *Process) markRunning(ctx context.Context, att Attempt) error {
+	now := p.clock.Now()
 	return p.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE assignments SET state = 'RUNNING'
-			WHERE id = ? AND state IN ('CREATED', 'RUNNING') AND attempt_token = ?`,
-			att.Assignment, att.Token)
-		return decided(res, err, "start", att.Assignment)
+			WHERE id = ? AND state IN ('CREATED', 'RUNNING') AND attempt_token = ?
+			  AND EXISTS (SELECT 1 FROM actor_leases AS l
+			              WHERE l.actor = assignments.actor AND l.token = assignments.lease_token
+			                AND l.holder = ? AND l.expires_at > ?)`,
+			att.Assignment, att.Token,
+			p.id, now)
+		return p.decided(ctx, tx, res, err, "start", att, now)
 	})
 }
 
-// finish is the terminal write: state lands only if att is still the
-// assignment's current attempt, checked in the same UPDATE.
+// finish is the terminal write. state lands only if, checked in the same
+// UPDATE, att is still the assignment's current attempt and the lease it
+// descends from is still this process's live lease.
 func (p *Process) finish(ctx context.Context, att Attempt, state State) error {
+	now := p.clock.Now()
 	return p.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		res, err := tx.Exec(ctx, `UPDATE assignments SET state = ?
-			WHERE id = ? AND state = 'RUNNING' AND attempt_token = ?`,
-			string(state), att.Assignment, att.Token)
-		if err := decided(res, err, "finish", att.Assignment); err != nil {
+			WHERE id = ? AND state = 'RUNNING' AND attempt_token = ?
+			  AND EXISTS (SELECT 1 FROM actor_leases AS l
+			              WHERE l.actor = assignments.actor AND l.token = assignments.lease_token
+			                AND l.holder = ? AND l.expires_at > ?)`,
+			string(state), att.Assignment, att.Token,
+			p.id, now)
+		if err := p.decided(ctx, tx, res, err, "finish", att, now); err != nil {
 			return err
 		}
 		_, err = tx.Exec(ctx, `UPDATE execution_attempts SET outcome = ? WHERE id = ?`, string(state), att.ID)
@@ -129,15 +144,37 @@ func (p *Process) finish(ctx context.Context, att Attempt, state State) error {
 }
 
 // decided turns a fenced UPDATE's result into nil (it changed the row) or
-// an AttemptLost refusal (the attempt is no longer current).
-func decided(res sql.Result, err error, op, id string) error {
+// a refusal that names why it did not, judged from the rows as the same
+// transaction sees them: AttemptLost if a newer attempt superseded att,
+// otherwise ActorLeaseLost if att's lease is no longer this process's live
+// lease, otherwise AssignmentFinished.
+func (p *Process) decided(ctx context.Context, tx *sqlitedb.Tx, res sql.Result, err error, op string, att Attempt, now int64) error {
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", op, id, err)
+		return fmt.Errorf("%s %s: %w", op, att.Assignment, err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return fmt.Errorf("%s %s: %w", op, id, err)
-	} else if n != 1 {
-		return &Refusal{Op: op, ID: id, Reason: AttemptLost}
+		return fmt.Errorf("%s %s: %w", op, att.Assignment, err)
+	} else if n == 1 {
+		return nil
 	}
-	return nil
+	asg, err := readAssignment(ctx, tx, att.Assignment)
+	if err != nil {
+		return err
+	}
+	cur, err := readLease(ctx, tx, asg.Actor)
+	if err != nil {
+		return err
+	}
+	r := &Refusal{Op: op, ID: att.Assignment}
+	switch {
+	case asg.AttemptToken != att.Token:
+		r.Reason = AttemptLost
+	case cur.Holder != p.id || cur.Token != asg.LeaseToken || cur.ExpiresAt <= now:
+		r.Reason = ActorLeaseLost
+	case asg.State.Terminal():
+		r.Reason = AssignmentFinished
+	default:
+		return fmt.Errorf("%s %s: not written, yet every condition holds", op, att.Assignment)
+	}
+	return r
 }

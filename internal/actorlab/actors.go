@@ -95,6 +95,7 @@ type attemptAcquire struct {
 type assignment struct {
 	Assignment string `json:"assignment"`
 	State      string `json:"state"`
+	Refused    string `json:"refused,omitempty"` // the reason, if the run was refused
 }
 
 type secondRun struct {
@@ -159,13 +160,20 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		res.AssignmentNeverReachedRunning = string(asg.State)
 		return actor.Completed, nil
 	})
-	if err != nil {
+	// If B got past the lease and took it over, A's own run is refused:
+	// report that, with the state the ledger kept, rather than stop.
+	reason, refused := actor.ReasonOf(err)
+	if err != nil && !refused {
 		return nil, fmt.Errorf("process A runs %s: %w", asgFirst, err)
 	}
 	if run.Failure != "" {
 		return nil, fmt.Errorf("process A runs %s: %s", asgFirst, run.Failure)
 	}
-	res.FirstProcessAssignment = assignment{Assignment: asgFirst, State: string(run.State)}
+	first, err := a.Assignment(ctx, asgFirst)
+	if err != nil {
+		return nil, err
+	}
+	res.FirstProcessAssignment = assignment{Assignment: asgFirst, State: string(first.State), Refused: string(reason)}
 	res.SecondProcessSameActor = secondRun{Outcome: second.Result, Category: second.Reason,
 		Assignment: asgSecond, ProviderInvoked: second.ProviderInvoked, ProcessID: hello.ProcessID}
 

@@ -40,6 +40,9 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // panics it rolls back, and Immediate returns fn's error unchanged, so
 // callers can still test it with errors.Is and errors.As.
 func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) {
+	if db.pause != nil {
+		db.pause()
+	}
 	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: connect: %w", db.path, err)
@@ -73,3 +76,16 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 	committed = true
 	return nil
 }
+
+// PauseBeforeTransactions makes db call pause each time Immediate is about
+// to begin a transaction: after everything its caller did first (reading
+// the clock, committed reads), before BEGIN IMMEDIATE takes the write lock.
+// That gap is real; nothing stops another process from writing in it. It
+// is a test seam: a test uses the pause to let another worker act at
+// exactly that moment, without sleeps. A DB nobody calls this on never
+// pauses.
+//
+// Call it before db is used. pause runs on the caller's goroutine while it
+// holds no lock, so it may use other connections to the same file, but it
+// must not call Immediate on db itself.
+func (db *DB) PauseBeforeTransactions(pause func()) { db.pause = pause }

@@ -23,8 +23,9 @@ const busyTimeoutMillis = 5000
 
 // DB is one SQLite file, opened with fencelab's pragmas.
 type DB struct {
-	sql  *sql.DB
-	path string
+	sql   *sql.DB
+	path  string
+	pause func() // see PauseBeforeTransactions; nil: never pause
 }
 
 // Open opens the SQLite file at path, creating it if it does not exist.
