@@ -23,7 +23,7 @@ func TestFenceNewFirstRejectsStaleToken(t *testing.T) {
 	assert.Equal(t, out.Result, gate.Fenced,
 		"stale fence 1 arrived after the destination committed fence 2: got %s; want fenced", out.Result)
 	assert.Check(t, cmp.Equal(d.State(), gate.State{HighestFence: 2, Units: 4}),
-		"stale fence 1 changed the destination; want only B's 4 units under mark 2")
+		"destination after stale fence 1 arrived: want only B's 4 units under mark 2, nothing of A's")
 }
 
 // TestEqualTokensDoNotDeduplicate: the gate rejects only fences below its

@@ -5,6 +5,7 @@ package destinationfencing
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -20,6 +21,12 @@ var ctx = context.Background()
 // a lease expires at tick 5.
 const leaseTicks = 5
 
+// leaseOf describes a job's lease the way a learner reads it, so a failure
+// shows "completed, B, fence 2" next to "running, B, fence 2".
+func leaseOf(j queue.Job) string {
+	return fmt.Sprintf("%s, %s, fence %d", j.State, j.Worker, j.Fence)
+}
+
 // TestTakeoverMintsGreaterFence: once A's lease has expired, B's claim
 // takes the job over with a fence strictly greater than A's.
 func TestTakeoverMintsGreaterFence(t *testing.T) {
@@ -34,9 +41,9 @@ func TestTakeoverMintsGreaterFence(t *testing.T) {
 	assert.Assert(t, b.Fence > a.Fence,
 		"B's takeover got fence %d; want a fence greater than A's %d, or nothing can tell A's calls from B's", b.Fence, a.Fence)
 	job := jobs.Get("JOB-1")
-	assert.Check(t, cmp.Equal(job.Worker, "B"), "holder on disk after the takeover")
-	assert.Check(t, cmp.Equal(job.Fence, b.Fence), "fence on disk is not the one B was handed")
-	assert.Check(t, cmp.Equal(job.Claims, 2), "claim history")
+	assert.Check(t, cmp.Equal(leaseOf(job), leaseOf(queue.Job{State: queue.Running, Worker: "B", Fence: b.Fence})),
+		"JOB-1 on disk after the takeover: want it running under B and the fence B was handed")
+	assert.Check(t, cmp.Equal(job.Claims, 2), "claims recorded for JOB-1: want two, A's and B's")
 }
 
 // TestFinishWithOldFenceIsRefusedLeaseLost: a worker that comes back after
@@ -53,10 +60,10 @@ func TestFinishWithOldFenceIsRefusedLeaseLost(t *testing.T) {
 
 	err := jobs.Queue(leaseTicks).Finish(ctx, "JOB-1", "A", old.Fence)
 
-	assert.Equal(t, queuetest.Reason(t, err), queue.LeaseLost,
-		"Finish(JOB-1, fence %d) after fence %d was issued: stale fence %d finished JOB-1; want it refused lease_lost",
+	assert.Check(t, cmp.Equal(queuetest.Reason(t, err), queue.LeaseLost),
+		"Finish(JOB-1, fence %d) after fence %d was issued: want stale fence %d refused lease_lost",
 		old.Fence, current.Fence, old.Fence)
 	job := jobs.Get("JOB-1")
-	assert.Check(t, cmp.Equal(job.State, queue.Running), "a refused finish must leave the job running")
-	assert.Check(t, cmp.Equal(job.Fence, current.Fence), "a refused finish must leave the current lease in place")
+	assert.Check(t, cmp.Equal(leaseOf(job), leaseOf(queue.Job{State: queue.Running, Worker: "A", Fence: current.Fence})),
+		"JOB-1 after the refused finish: want it still running under the current lease")
 }

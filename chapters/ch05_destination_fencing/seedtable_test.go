@@ -39,14 +39,16 @@ func TestSeedTable(t *testing.T) {
 				rep, err := fencinglab.RunCase(ctx, t.TempDir(), tc.name, n)
 				assert.NilError(t, err, "fencing --case %s --units %d", tc.name, n)
 
-				assert.Check(t, cmp.Equal(arrivals(rep), tc.attempts), "--units %d: attempts in arrival order", n)
+				assert.Check(t, cmp.Equal(arrivals(rep), tc.attempts),
+					"--units %d: destination calls and their results, in arrival order", n)
 				final := rep.DestinationFinal
-				assert.Check(t, cmp.Equal(final.Units, tc.finalUnitsTimesN*n), "--units %d: final units", n)
-				assert.Check(t, cmp.Equal(final.Receipts, tc.receipts), "--units %d: final receipts", n)
+				assert.Check(t, cmp.Equal(final.Units, tc.finalUnitsTimesN*n),
+					"--units %d: units at the destination at the end (%d times N)", n, tc.finalUnitsTimesN)
+				assert.Check(t, cmp.Equal(final.Receipts, tc.receipts), "--units %d: receipts at the destination at the end", n)
 				if tc.mark != anyMark {
-					assert.Check(t, cmp.Equal(final.HighestFence, tc.mark), "--units %d: final mark", n)
+					assert.Check(t, cmp.Equal(final.HighestFence, tc.mark), "--units %d: the destination's committed mark at the end", n)
 				}
-				checkQueueOutcome(t, rep)
+				checkQueueOutcome(t, rep, n)
 			}
 		})
 	}
@@ -63,20 +65,23 @@ func arrivals(rep fencinglab.CaseReport) string {
 }
 
 // checkQueueOutcome checks what every case shares: A, a separate process,
-// exits normally after its finish is refused lease_lost, and B completes
-// the job with fence 2 after two claims. The same queue outcome hides very
-// different destinations.
-func checkQueueOutcome(t *testing.T, rep fencinglab.CaseReport) {
+// exits normally after its finish is refused lease_lost, and B, not A,
+// completes the job with fence 2 after two claims. The same queue outcome
+// hides very different destinations.
+func checkQueueOutcome(t *testing.T, rep fencinglab.CaseReport, n int64) {
 	t.Helper()
 	assert.Check(t, rep.CoordinatorPid != rep.OldWorkerPid,
-		"A ran in the coordinator's process %d; want a separate process", rep.CoordinatorPid)
-	assert.Check(t, cmp.Equal(rep.OldWorkerExit.Code, 0), "A's exit status")
-	assert.Check(t, cmp.Equal(rep.OldWorkerFinish.Result, string(queue.LeaseLost)),
-		"A's finish with its old fence at tick %d", rep.OldWorkerFinish.Tick)
+		"--units %d: A ran in the coordinator's process %d; want a process of its own", n, rep.CoordinatorPid)
+	assert.Check(t, cmp.Equal(rep.OldWorkerExit.Code, 0), "--units %d: A's exit status: want 0, a normal exit", n)
+	assert.Check(t, cmp.Equal(rep.OldWorkerFinish, fencinglab.Finish{Tick: 6, Fence: 1, Result: string(queue.LeaseLost)}),
+		"--units %d: A's finish with its old fence 1 at tick 6: want it refused lease_lost", n)
+	assert.Check(t, cmp.Equal(rep.NewWorkerFinish, fencinglab.Finish{Tick: 6, Fence: 2, Result: "completed"}),
+		"--units %d: B's finish with fence 2 at tick 6: want B, the current holder, to complete JOB-1", n)
 	assert.Check(t, cmp.Equal(rep.QueueFinal, fencinglab.QueueFinal{
-		Job: "JOB-1", State: queue.Completed, Worker: "B", Fence: 2, Claims: 2}), "queue at the end")
+		Job: "JOB-1", State: queue.Completed, Worker: "B", Fence: 2, Claims: 2}),
+		"--units %d: queue row at the end: want JOB-1 completed, B, fence 2, after two claims", n)
 	for i, a := range rep.Attempts {
 		assert.Check(t, cmp.Equal(a.QueueAfterDestination, fencinglab.QueueRow{State: queue.Running, Worker: "B", Fence: 2}),
-			"queue right after attempt %d", i)
+			"--units %d: queue row right after destination call %d: want B still running JOB-1 with fence 2", n, i)
 	}
 }

@@ -41,7 +41,7 @@ func TestRolledBackAttemptLeavesCommittedMark(t *testing.T) {
 	d, _ := afterRollback(t)
 
 	assert.Check(t, cmp.Equal(d.State(), gate.State{}),
-		"after B's fence-2 call rolled back: want the committed mark still 0, no units, no receipt")
+		"committed destination after B's fence-2 call rolled back: want the committed mark still 0, no units, no receipt")
 }
 
 // TestFailingConnectionSeesItsOwnTentativeMark: just before it rolled
@@ -51,7 +51,7 @@ func TestFailingConnectionSeesItsOwnTentativeMark(t *testing.T) {
 	t.Parallel()
 	_, out := afterRollback(t)
 
-	assert.Assert(t, out.UncommittedView != nil, "a rolled-back call must carry its uncommitted failure view")
+	assert.Assert(t, out.UncommittedView != nil, "B's rolled-back call came back without the failing connection's own view; want one")
 	assert.Check(t, cmp.Equal(*out.UncommittedView, gate.State{HighestFence: 2, Units: 4}),
 		"the failing connection's own view: want its tentative mark 2 and 4 units, no receipt yet")
 }

@@ -21,25 +21,33 @@ func TestRollbackCaseMatchesSeedTable(t *testing.T) {
 	for n := int64(1); n <= 9; n++ {
 		rep, err := fencinglab.RunCase(ctx, t.TempDir(), "fence-rollback", n)
 		assert.NilError(t, err, "fencing --case fence-rollback --units %d", n)
-		assert.Assert(t, cmp.Len(rep.Attempts, 3), "--units %d: attempts", n)
+		assert.Assert(t, cmp.Len(rep.Attempts, 3), "--units %d: destination calls: want B's, A's, B's retry", n)
 		b, a, retry := rep.Attempts[0], rep.Attempts[1], rep.Attempts[2]
 
-		assert.Check(t, cmp.Equal(b.Worker+" "+string(b.Result), "B rolled_back"), "--units %d: first attempt", n)
+		assert.Check(t, cmp.Equal(b.Worker+" "+string(b.Result), "B rolled_back"), "--units %d: first destination call", n)
 		assert.Check(t, cmp.DeepEqual(b.UncommittedFailureView, &gate.State{HighestFence: 2, Units: n}),
-			"--units %d: the failing connection's own view", n)
-		assert.Check(t, cmp.Equal(b.After, gate.State{}), "--units %d: committed state after the rollback", n)
+			"--units %d: the failing connection's own view: want its tentative mark 2 and N units, no receipt yet", n)
+		assert.Check(t, cmp.Equal(b.After, gate.State{}),
+			"--units %d: committed destination after B's rollback: want mark 0, no units, no receipt", n)
 		assert.Check(t, cmp.Equal(b.QueueAfterDestination, fencinglab.QueueRow{State: queue.Running, Worker: "B", Fence: 2}),
-			"--units %d: queue right after the rollback", n)
+			"--units %d: queue row right after B's rollback: want B still running JOB-1 with fence 2", n)
 
-		assert.Check(t, cmp.Equal(a.Worker+" "+string(a.Result), "A applied"), "--units %d: second attempt", n)
-		assert.Check(t, cmp.Equal(a.Before, gate.State{}), "--units %d: committed state A is judged against", n)
-		assert.Check(t, cmp.Equal(a.After, gate.State{HighestFence: 1, Units: n, Receipts: 1}), "--units %d: after A", n)
+		assert.Check(t, cmp.Equal(a.Worker+" "+string(a.Result), "A applied"), "--units %d: second destination call", n)
+		assert.Check(t, cmp.Equal(a.Before, gate.State{}), "--units %d: committed destination A is judged against: want mark 0", n)
+		assert.Check(t, cmp.Equal(a.After, gate.State{HighestFence: 1, Units: n, Receipts: 1}),
+			"--units %d: committed destination after A: want mark 1, A's N units, A's receipt", n)
 
-		assert.Check(t, cmp.Equal(retry.Worker+" "+string(retry.Result), "B replayed"), "--units %d: third attempt", n)
-		assert.Check(t, cmp.Equal(retry.After, gate.State{HighestFence: 2, Units: n, Receipts: 1}), "--units %d: after B's retry", n)
+		assert.Check(t, cmp.Equal(retry.Worker+" "+string(retry.Result), "B replayed"), "--units %d: third destination call", n)
+		assert.Check(t, cmp.Equal(retry.After, gate.State{HighestFence: 2, Units: n, Receipts: 1}),
+			"--units %d: committed destination after B's retry: want mark 2, still one effect of N units", n)
 
-		assert.Check(t, cmp.Equal(rep.DestinationFinal, gate.State{HighestFence: 2, Units: n, Receipts: 1}), "--units %d: final", n)
-		assert.Check(t, cmp.Equal(rep.OldWorkerFinish.Result, string(queue.LeaseLost)), "--units %d: A's finish", n)
-		assert.Check(t, rep.CoordinatorPid != rep.OldWorkerPid, "--units %d: A must run in a process of its own", n)
+		assert.Check(t, cmp.Equal(rep.DestinationFinal, gate.State{HighestFence: 2, Units: n, Receipts: 1}),
+			"--units %d: destination at the end: want mark 2, one effect of N units, one receipt", n)
+		assert.Check(t, cmp.Equal(rep.OldWorkerFinish, fencinglab.Finish{Tick: 6, Fence: 1, Result: string(queue.LeaseLost)}),
+			"--units %d: A's finish with its old fence 1 at tick 6: want it refused lease_lost", n)
+		assert.Check(t, cmp.Equal(rep.NewWorkerFinish, fencinglab.Finish{Tick: 6, Fence: 2, Result: "completed"}),
+			"--units %d: B's finish with fence 2 at tick 6: want B, the current holder, to complete JOB-1", n)
+		assert.Check(t, rep.CoordinatorPid != rep.OldWorkerPid,
+			"--units %d: A ran in the coordinator's process %d; want a process of its own", n, rep.CoordinatorPid)
 	}
 }

@@ -8,6 +8,7 @@ package fencinglab
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -35,15 +36,18 @@ type coordinator struct {
 	// has been committed.
 	watchQueue *queue.Queue
 	watchGate  *gate.Gate
+	warn       io.Writer // where the runner's warnings go (its stderr)
 	rep        CaseReport
 }
 
-func runCase(ctx context.Context, dir string, c fencingCase, units int64) (CaseReport, error) {
+// runCase runs case c with units in a new subdirectory of dir; warnings
+// go to warn.
+func runCase(ctx context.Context, dir string, c fencingCase, units int64, warn io.Writer) (CaseReport, error) {
 	dir = filepath.Join(dir, c.name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return CaseReport{}, err
 	}
-	co := &coordinator{c: c, rep: CaseReport{
+	co := &coordinator{c: c, warn: warn, rep: CaseReport{
 		Case: c.name, DestinationContract: c.contract, CoordinatorPid: os.Getpid()}}
 	queuePath, destPath := filepath.Join(dir, queueFile), filepath.Join(dir, destinationFile)
 	closeAll, err := co.open(ctx, queuePath, destPath, units)
@@ -137,10 +141,11 @@ func (co *coordinator) run(ctx context.Context) error {
 			}
 			att.Result, att.UncommittedFailureView = gate.Result(n.Result), n.View
 		} else {
-			out, err := co.gate.Apply(ctx, gate.Request{
-				Fence: att.Fence, Operation: att.Operation, Units: att.Units, FailAfterEffect: s.fail})
+			out, err := callDestination(ctx, co.gate, gate.Request{
+				Fence: att.Fence, Operation: att.Operation, Units: att.Units, FailAfterEffect: s.fail},
+				workerB, co.warn)
 			if err != nil {
-				return fmt.Errorf("worker B's destination call: %w", err)
+				return err
 			}
 			att.Result, att.UncommittedFailureView = out.Result, out.UncommittedView
 		}

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/fencelab/fencelab/internal/cli"
@@ -91,7 +92,7 @@ func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if e.caseName != "" && c.name != e.caseName {
 			continue
 		}
-		cr, err := runCase(ctx, env.Dir, c, int64(e.units))
+		cr, err := runCase(ctx, env.Dir, c, int64(e.units), env.Stderr)
 		if err != nil {
 			return nil, fmt.Errorf("case %s: %w", c.name, err)
 		}
@@ -102,11 +103,11 @@ func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 
 // RunCase runs the case named name with units in a new subdirectory of dir
 // and reports it: what the chapters' tests call to check the seed table
-// without going through the command line.
+// without going through the command line. Warnings go to os.Stderr.
 func RunCase(ctx context.Context, dir, name string, units int64) (CaseReport, error) {
 	for _, c := range cases {
 		if c.name == name {
-			return runCase(ctx, dir, c, units)
+			return runCase(ctx, dir, c, units, os.Stderr)
 		}
 	}
 	return CaseReport{}, fmt.Errorf("%w: %q", ErrUnknownCase, name)

@@ -93,8 +93,8 @@ func runOldWorker(ctx context.Context, args []string, link *cli.Link) error {
 	if _, err := await(link, "call"); err != nil {
 		return err
 	}
-	out, err := gate.Open(ddb, contract).Apply(ctx, gate.Request{
-		Fence: lease.Fence, Operation: job.Operation, Units: job.Units})
+	out, err := callDestination(ctx, gate.Open(ddb, contract), gate.Request{
+		Fence: lease.Fence, Operation: job.Operation, Units: job.Units}, workerA, os.Stderr)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 package gate
 
 // This file holds Apply: one request's whole admission decision, its effect
-// and its receipt, as one transaction that commits or rolls back as a unit.
+// and its receipt, as one transaction that commits or rolls back as a unit,
+// together with the request's line in the arrivals log when it commits.
 
 import (
 	"context"
@@ -62,61 +63,82 @@ var errRollback = errors.New("gate: roll the attempt back")
 //  4. the controlled failure point, if req asks for it;
 //  5. under FenceReceipt, the receipt insert.
 //
-// Under None only the effect (and the failure point) happen. Every answer
-// is then written to the arrivals log in a transaction of its own.
+// Under None only the effect (and the failure point) happen.
+//
+// Every answer is written to the arrivals log. An answer that commits
+// (Applied, Replayed, Fenced) writes its line in the same transaction, so
+// the decision and its line commit together or not at all. An answer whose
+// transaction rolled back (Conflict, RolledBack) writes its line afterwards,
+// in a transaction of its own.
+//
+// An error from Apply therefore means nothing committed: the destination is
+// as it was, and the caller may retry. The one exception carries its
+// answer: if the line of a rolled-back attempt cannot be written, Apply
+// returns the Outcome together with an error wrapping ErrNotLogged. That
+// outcome stands (nothing was committed either way); do not retry because
+// of it.
 func (g *Gate) Apply(ctx context.Context, req Request) (Outcome, error) {
 	var out Outcome
 	err := g.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		if g.contract != None {
-			admitted, err := admit(ctx, tx, req.Fence)
-			if err != nil {
-				return err
-			}
-			if !admitted {
-				out.Result = Fenced
-				return nil
-			}
-		}
-		if g.contract == FenceReceipt {
-			prior, found, err := lookupReceipt(ctx, tx, req.Operation)
-			if err != nil {
-				return err
-			}
-			if found && !prior.matches(req) {
-				out.Result = Conflict
-				return errRollback
-			}
-			if found {
-				out.Result = Replayed
-				return nil
-			}
-		}
-		if err := addUnits(ctx, tx, req.Units); err != nil {
+		var err error
+		if out, err = g.decide(ctx, tx, req); err != nil {
 			return err
 		}
-		if req.FailAfterEffect {
-			view, err := scanState(tx.QueryRow(ctx, selectState))
-			if err != nil {
-				return err
-			}
-			out.Result, out.UncommittedView = RolledBack, &view
-			return errRollback
-		}
-		if g.contract == FenceReceipt {
-			if err := insertReceipt(ctx, tx, req); err != nil {
-				return err
-			}
-		}
-		out.Result = Applied
-		return nil
+		return logArrival(ctx, tx, req, out.Result)
 	})
-	if err != nil && !errors.Is(err, errRollback) {
+	if errors.Is(err, errRollback) {
+		if err := g.logOnItsOwn(ctx, req, out.Result); err != nil {
+			return out, err
+		}
+		return out, nil
+	}
+	if err != nil {
 		return Outcome{}, fmt.Errorf("apply %s with fence %d: %w", req.Operation, req.Fence, err)
 	}
-	if err := g.logArrival(ctx, req, out.Result); err != nil {
+	return out, nil
+}
+
+// decide runs steps 1 to 5 of Apply inside tx and returns the answer. For
+// Conflict and RolledBack it also returns errRollback, so that the
+// transaction rolls back.
+func (g *Gate) decide(ctx context.Context, tx *sqlitedb.Tx, req Request) (Outcome, error) {
+	if g.contract != None {
+		admitted, err := admit(ctx, tx, req.Fence)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if !admitted {
+			return Outcome{Result: Fenced}, nil
+		}
+	}
+	if g.contract == FenceReceipt {
+		prior, found, err := lookupReceipt(ctx, tx, req.Operation)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if found && !prior.matches(req) {
+			return Outcome{Result: Conflict}, errRollback
+		}
+		if found {
+			return Outcome{Result: Replayed}, nil
+		}
+	}
+	if err := addUnits(ctx, tx, req.Units); err != nil {
 		return Outcome{}, err
 	}
-	return out, nil
+	if req.FailAfterEffect {
+		view, err := scanState(tx.QueryRow(ctx, selectState))
+		if err != nil {
+			return Outcome{}, err
+		}
+		return Outcome{Result: RolledBack, UncommittedView: &view}, errRollback
+	}
+	if g.contract == FenceReceipt {
+		if err := insertReceipt(ctx, tx, req); err != nil {
+			return Outcome{}, err
+		}
+	}
+	return Outcome{Result: Applied}, nil
 }
 
 // admit is the fence check. The comparison lives in the UPDATE's WHERE

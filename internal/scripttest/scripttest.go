@@ -46,6 +46,7 @@ func Params(dir string) testscript.Params {
 			"json":     cmdJSON,
 			"nolitter": cmdNoLitter,
 			"exits":    cmdExits,
+			"keptdir":  cmdKeptDir,
 		},
 	}
 }

@@ -16,7 +16,7 @@ import (
 type Destination struct {
 	TB    testing.TB
 	Path  string
-	first *sqlitedb.DB // the observer's connection: reads committed state only
+	first *sqlitedb.DB // the observer's connection: no gate writes on it
 }
 
 // New creates a destination with the gate schema (mark 0, zero units, no
@@ -59,6 +59,32 @@ func (d *Destination) State() gate.State {
 		d.TB.Fatalf("%v", err)
 	}
 	return s
+}
+
+// BreakArrivalsLog makes the destination refuse every new row of its
+// arrivals log, as a full disk or a broken log table would, and returns the
+// function that repairs it. Nothing else in the destination changes.
+func (d *Destination) BreakArrivalsLog() (repair func()) {
+	d.TB.Helper()
+	d.exec(`CREATE TRIGGER arrivals_broken BEFORE INSERT ON arrivals
+		BEGIN SELECT RAISE(ABORT, 'the arrivals log is broken'); END`)
+	return func() {
+		d.TB.Helper()
+		d.exec(`DROP TRIGGER arrivals_broken`)
+	}
+}
+
+// exec runs one statement on the observer's connection, in a transaction
+// of its own.
+func (d *Destination) exec(stmt string) {
+	d.TB.Helper()
+	err := d.first.Immediate(context.Background(), func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(context.Background(), stmt)
+		return err
+	})
+	if err != nil {
+		d.TB.Fatalf("destination: %v", err)
+	}
 }
 
 // Apply sends req through g and fails the test if the gate returns an

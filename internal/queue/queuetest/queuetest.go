@@ -78,12 +78,17 @@ func Claim(tb testing.TB, q *queue.Queue, id, worker string) queue.Lease {
 	return l
 }
 
-// Reason returns the refusal reason of err, failing the test if err is
-// neither nil nor a refusal. A nil err gives "".
+// Accepted is what Reason returns for a request that was not refused, so a
+// failure message reads "accepted != lease_lost" rather than showing an
+// empty string.
+const Accepted queue.Reason = "accepted"
+
+// Reason returns the refusal reason of err, or Accepted for nil, failing
+// the test if err is anything else.
 func Reason(tb testing.TB, err error) queue.Reason {
 	tb.Helper()
 	if err == nil {
-		return ""
+		return Accepted
 	}
 	r, ok := queue.ReasonOf(err)
 	if !ok {
