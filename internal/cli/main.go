@@ -39,11 +39,15 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	fs.SetOutput(io.Discard)
 	exp := cmd.New(fs)
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path on stderr")
-	format := "json"
+	// Every command prints JSON; those that can also draw their run for a
+	// person accept --format text.
+	formats := []string{"json"}
 	textExp, drawsText := exp.(TextExperiment)
 	if drawsText {
-		fs.StringVar(&format, "format", "json", "output `json|text`")
+		formats = append(formats, "text")
 	}
+	var format string
+	fs.StringVar(&format, "format", "json", "output `"+strings.Join(formats, "|")+"`")
 
 	err := fs.Parse(args)
 	switch {
@@ -58,9 +62,7 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 			cmd.Name, fs.Arg(0), allowedFlags(fs))
 		return 2
 	}
-	if drawsText {
-		err = OneOf("format", format, []string{"json", "text"})
-	}
+	err = OneOf("format", format, formats)
 	if err == nil {
 		err = exp.Validate()
 	}
