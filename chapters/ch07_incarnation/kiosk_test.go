@@ -13,6 +13,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/session"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 var ctx = context.Background()
@@ -41,12 +42,7 @@ func newLedger(tb testing.TB) *ledger {
 
 func (l *ledger) connect() *sqlitedb.DB {
 	l.tb.Helper()
-	db, err := sqlitedb.Open(l.path)
-	if err != nil {
-		l.tb.Fatalf("open ledger: %v", err)
-	}
-	l.tb.Cleanup(func() { db.Close() })
-	return db
+	return sqlitedbtest.Open(l.tb, l.path)
 }
 
 // kiosk is one host on its own connection.

@@ -13,6 +13,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 var ctx = context.Background()
@@ -48,12 +49,7 @@ func newOrg(tb testing.TB) *org {
 
 func (o *org) connect() *sqlitedb.DB {
 	o.tb.Helper()
-	db, err := sqlitedb.Open(o.path)
-	if err != nil {
-		o.tb.Fatalf("open ledger: %v", err)
-	}
-	o.tb.Cleanup(func() { db.Close() })
-	return db
+	return sqlitedbtest.Open(o.tb, o.path)
 }
 
 // process starts a new process on its own connection: what a second

@@ -10,6 +10,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 	"github.com/fencelab/fencelab/internal/token"
 )
 
@@ -37,12 +38,7 @@ func New(tb testing.TB) *Ledger {
 // second worker process would have.
 func (l *Ledger) Connect() *sqlitedb.DB {
 	l.TB.Helper()
-	db, err := sqlitedb.Open(l.Path)
-	if err != nil {
-		l.TB.Fatalf("open ledger: %v", err)
-	}
-	l.TB.Cleanup(func() { db.Close() })
-	return db
+	return sqlitedbtest.Open(l.TB, l.Path)
 }
 
 // Mailbox returns a mailbox on a new connection to the ledger, judged by

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 // Destination is one test's destination file.
@@ -35,12 +36,7 @@ func New(tb testing.TB) *Destination {
 // Connect opens another, separate connection pool to the destination.
 func (d *Destination) Connect() *sqlitedb.DB {
 	d.TB.Helper()
-	db, err := sqlitedb.Open(d.Path)
-	if err != nil {
-		d.TB.Fatalf("open destination: %v", err)
-	}
-	d.TB.Cleanup(func() { db.Close() })
-	return db
+	return sqlitedbtest.Open(d.TB, d.Path)
 }
 
 // Gate returns a gate judging by contract on a new connection: what one

@@ -10,6 +10,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 // Jobs is one test's queue file.
@@ -35,12 +36,7 @@ func New(tb testing.TB) *Jobs {
 // Connect opens another, separate connection pool to the queue.
 func (j *Jobs) Connect() *sqlitedb.DB {
 	j.TB.Helper()
-	db, err := sqlitedb.Open(j.Path)
-	if err != nil {
-		j.TB.Fatalf("open queue: %v", err)
-	}
-	j.TB.Cleanup(func() { db.Close() })
-	return db
+	return sqlitedbtest.Open(j.TB, j.Path)
 }
 
 // Queue returns the queue on a new connection, judged by the shared clock,
