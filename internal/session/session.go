@@ -10,6 +10,12 @@
 // keeps it, and every other claim (a takeover by another host, or any claim
 // after the lease lapsed, even by the same host) makes it one greater.
 //
+// The incarnation is the one generation number in fencelab not minted from
+// the shared lease_tokens counter, on purpose: it counts the runs of one
+// session (1, 2, 3), and it is only ever compared with other incarnations
+// of the same session, never with a token of another kind. Its increment
+// happens in the same statement as the claim that earns it.
+//
 // FinishSession is the terminal write. It inserts the completion in one
 // BEGIN IMMEDIATE transaction whose statement re-reads the session and host
 // rows and requires the presenting host, the exact incarnation, a live
