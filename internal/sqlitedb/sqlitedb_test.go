@@ -1,0 +1,103 @@
+package sqlitedb_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
+)
+
+var ctx = context.Background()
+
+// newTable returns a database with one empty table t(v).
+func newTable(t *testing.T) *sqlitedb.DB {
+	t.Helper()
+	db := sqlitedbtest.Open(t, filepath.Join(t.TempDir(), "t.db"))
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, `CREATE TABLE t (v INTEGER)`)
+		return err
+	})
+	assert.NilError(t, err)
+	return db
+}
+
+func rows(t *testing.T, db *sqlitedb.DB) int {
+	t.Helper()
+	var n int
+	assert.NilError(t, db.QueryRow(ctx, `SELECT COUNT(*) FROM t`).Scan(&n))
+	return n
+}
+
+// TestImmediateCommitsOnNil: what fn wrote is committed when it returns nil.
+func TestImmediateCommitsOnNil(t *testing.T) {
+	t.Parallel()
+	db := newTable(t)
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO t VALUES (1)`)
+		return err
+	})
+	assert.NilError(t, err)
+	assert.Equal(t, rows(t, db), 1, "rows after a transaction that returned nil")
+}
+
+// TestImmediateRollsBackAndReturnsFnError: a refusal rolls everything the
+// transaction wrote back, and the caller gets fn's own error to switch on.
+func TestImmediateRollsBackAndReturnsFnError(t *testing.T) {
+	t.Parallel()
+	db := newTable(t)
+	refused := errors.New("refused")
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO t VALUES (1)`); err != nil {
+			return err
+		}
+		return refused
+	})
+	assert.Assert(t, errors.Is(err, refused), "Immediate returned %v; want fn's error", err)
+	assert.Equal(t, rows(t, db), 0, "rows after a transaction that returned an error: its write must roll back")
+}
+
+// TestImmediateRollsBackOnPanic: a panic inside the transaction rolls it
+// back, and the database stays usable.
+func TestImmediateRollsBackOnPanic(t *testing.T) {
+	t.Parallel()
+	db := newTable(t)
+	func() {
+		defer func() { _ = recover() }()
+		_ = db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO t VALUES (1)`); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+	}()
+	assert.Equal(t, rows(t, db), 0, "rows after a transaction that panicked")
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO t VALUES (2)`)
+		return err
+	})
+	assert.NilError(t, err, "a transaction after the panic: the write lock must have been released")
+}
+
+// TestOpenEscapesThePath: a directory name with '?' and '#' (legal in a
+// TMPDIR) still opens exactly that file, not a truncated name.
+func TestOpenEscapesThePath(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "we?ird#dir")
+	assert.NilError(t, os.Mkdir(dir, 0o700))
+	path := filepath.Join(dir, "ledger.db")
+
+	db := sqlitedbtest.Open(t, path)
+	assert.NilError(t, db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, `CREATE TABLE t (v INTEGER)`)
+		return err
+	}))
+
+	_, err := os.Stat(path)
+	assert.NilError(t, err, "the database must be at the path given")
+}
