@@ -28,6 +28,19 @@ func failOnce(t testing.TB, l *mailboxtest.Ledger, box *mailbox.Mailbox, id stri
 	return c.Token, v
 }
 
+// failTimes makes n failures of message id in a row, one a minute from
+// minute 100, and returns the last failure's token and every verdict.
+func failTimes(t testing.TB, l *mailboxtest.Ledger, box *mailbox.Mailbox, id string, n int) (int64, []mailbox.Verdict) {
+	t.Helper()
+	var last int64
+	var verdicts []mailbox.Verdict
+	for i := range n {
+		tok, v := failOnce(t, l, box, id, int64(100+i))
+		last, verdicts = tok, append(verdicts, v)
+	}
+	return last, verdicts
+}
+
 // TestThreeRetriesThenDead: with a budget of 3 the first three failures
 // send msg-3 back to NEW and the fourth parks it in DEAD.
 func TestThreeRetriesThenDead(t *testing.T) {
@@ -36,11 +49,7 @@ func TestThreeRetriesThenDead(t *testing.T) {
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
 
-	var got []mailbox.Verdict
-	for i := range mailbox.MaxRetries + 1 {
-		_, v := failOnce(t, l, box, "msg-3", int64(100+i))
-		got = append(got, v)
-	}
+	_, got := failTimes(t, l, box, "msg-3", mailbox.MaxRetries+1)
 
 	want := []mailbox.Verdict{mailbox.Retried, mailbox.Retried, mailbox.Retried, mailbox.DeadLettered}
 	assert.Assert(t, cmp.DeepEqual(got, want), "verdicts of four failures against a budget of 3")
@@ -74,9 +83,7 @@ func TestDeadKeepsBodyAndHistory(t *testing.T) {
 	l := mailboxtest.New(t)
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
-	for i := range mailbox.MaxRetries + 1 {
-		failOnce(t, l, box, "msg-3", int64(100+i))
-	}
+	failTimes(t, l, box, "msg-3", mailbox.MaxRetries+1)
 
 	msg, err := box.Get(ctx, "msg-3")
 
@@ -92,10 +99,7 @@ func TestDeadIsTerminal(t *testing.T) {
 	l := mailboxtest.New(t)
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
-	var last int64
-	for i := range mailbox.MaxRetries + 1 {
-		last, _ = failOnce(t, l, box, "msg-3", int64(100+i))
-	}
+	last, _ := failTimes(t, l, box, "msg-3", mailbox.MaxRetries+1)
 
 	v, err := box.DeadLetter(ctx, "msg-3", last)
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.Terminal,
@@ -156,9 +160,7 @@ func TestStaleCopyCannotDeadLetter(t *testing.T) {
 	l := mailboxtest.New(t)
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
-	for i := range mailbox.MaxRetries {
-		failOnce(t, l, box, "msg-3", int64(100+i))
-	}
+	failTimes(t, l, box, "msg-3", mailbox.MaxRetries)
 	l.Clock.Set(200)
 	old := mailboxtest.Claim(t, box, "msg-3", "worker-a")
 	l.Clock.Set(200 + lease)
