@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
-	"github.com/fencelab/fencelab/internal/mailboxtest"
+	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
 
 // BenchmarkCycle measures one insert -> claim -> complete cycle on a real

@@ -8,7 +8,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
-	"github.com/fencelab/fencelab/internal/mailboxtest"
+	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 

@@ -10,7 +10,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
-	"github.com/fencelab/fencelab/internal/mailboxtest"
+	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
 
 var ctx = context.Background()

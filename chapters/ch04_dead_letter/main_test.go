@@ -3,7 +3,7 @@ package deadletter
 import (
 	"testing"
 
-	"github.com/fencelab/fencelab/internal/scripttest"
+	"github.com/fencelab/fencelab/internal/course/scripttest"
 )
 
 func TestMain(m *testing.M) { scripttest.Main(m) }

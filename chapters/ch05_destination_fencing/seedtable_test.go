@@ -7,8 +7,8 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
-	"github.com/fencelab/fencelab/internal/fencinglab"
 	"github.com/fencelab/fencelab/internal/queue"
+	"github.com/fencelab/fencelab/internal/runner/fencinglab"
 )
 
 // anyMark stands for "any highest fence" in the seed table.

@@ -6,9 +6,9 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
-	"github.com/fencelab/fencelab/internal/fencinglab"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
+	"github.com/fencelab/fencelab/internal/runner/fencinglab"
 )
 
 // TestRollbackCaseMatchesSeedTable runs fence-rollback with real worker

@@ -9,11 +9,11 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/fencelab/fencelab/internal/actorlab"
-	"github.com/fencelab/fencelab/internal/cli"
-	"github.com/fencelab/fencelab/internal/fencinglab"
-	"github.com/fencelab/fencelab/internal/mailboxlab"
-	"github.com/fencelab/fencelab/internal/sessionlab"
+	"github.com/fencelab/fencelab/internal/runner/actorlab"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/fencinglab"
+	"github.com/fencelab/fencelab/internal/runner/mailboxlab"
+	"github.com/fencelab/fencelab/internal/runner/sessionlab"
 )
 
 // Commands is every runner command, in chapter order; the usage text lists

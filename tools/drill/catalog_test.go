@@ -15,8 +15,8 @@ import (
 
 	"gotest.tools/v3/assert"
 
-	"github.com/fencelab/fencelab/internal/drill"
-	"github.com/fencelab/fencelab/internal/weakening"
+	"github.com/fencelab/fencelab/internal/course/drill"
+	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // loadRepo loads the catalog of the repository this test is part of.

@@ -18,7 +18,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/fencelab/fencelab/internal/drill"
+	"github.com/fencelab/fencelab/internal/course/drill"
 )
 
 func main() {

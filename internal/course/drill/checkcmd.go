@@ -1,0 +1,135 @@
+package drill
+
+// This file is the `drill check` subcommand: its flags, its chapter
+// arguments, and where the report goes.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/fencelab/fencelab/internal/course/weakening"
+)
+
+// check runs `drill check [CHAPTER...] [--json]`.
+func (t *Tool) check(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
+	jobs := fs.Int("jobs", 0, "run `N` go test commands at once (0, the default: the number of CPUs)")
+	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+DefaultTimeout.String()+")")
+	names, err := parseArgs(fs, args, "[CHAPTER...] [--json]",
+		"The graded check. For every weakening: the chapter's tests pass without it; with it\n"+
+			"(through go test -overlay, the working tree untouched) the tree builds, every named test\n"+
+			"runs and fails, none skips or times out, and the failure output matches the expect pattern.\n"+
+			"Every chapter test must fail under some weakening, or carry a reason in the chapter's\n"+
+			"weakenings/never-failing.txt. Exit status 0 only if all of that holds.", t.Stderr)
+	if err != nil {
+		return err
+	}
+	if *jobs < 0 || *jobs > 256 {
+		return usagef("--jobs %d is out of range: want 0 (the number of CPUs, %d) up to 256", *jobs, runtime.NumCPU())
+	}
+	if *timeout < 0 {
+		return usagef("--timeout %s: want a positive duration such as 90s or 2m", *timeout)
+	}
+	if *jobs > 0 {
+		t.Jobs = *jobs
+	}
+	if *timeout > 0 {
+		t.Timeout = *timeout
+	}
+	root, cat, err := t.catalog()
+	if err != nil {
+		return err
+	}
+	chapters, err := pickChapters(cat, names)
+	if err != nil {
+		return err
+	}
+	if a, ok, err := readApplied(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("%s is applied to %s in the working tree (drill apply); run 'go run ./tools/drill restore' first, so the baseline is the real code", a.Name, a.File)
+	}
+
+	var p Progress
+	if !*asJSON {
+		total := 0
+		for _, ch := range chapters {
+			total += len(ch.Weakenings) + len(ch.Broken)
+		}
+		fmt.Fprintf(t.Stdout, "drill check: %d chapters, %d weakenings, %d go test runs at a time, -timeout %s\n",
+			len(chapters), total, t.jobs(), t.timeout())
+		fmt.Fprintf(t.Stdout, "running every chapter's tests without weakenings first...\n")
+		var mu sync.Mutex
+		done := 0
+		p.OnBaselines = func(bs []Baseline, seconds float64) {
+			for _, b := range bs {
+				fmt.Fprintln(t.Stdout, baselineLine(b))
+			}
+			fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over all chapters; it also warms the build cache)\n", seconds)
+		}
+		p.OnResult = func(r Result) {
+			mu.Lock()
+			defer mu.Unlock()
+			done++
+			fmt.Fprintln(t.Stdout, progressLine(done, total, r))
+		}
+	}
+	rep, err := t.Check(ctx, chapters, p)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(t.Stdout, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.writeTable(t.Stdout)
+	}
+	if t.SummaryFile != "" {
+		if err := appendSummary(t.SummaryFile, rep); err != nil {
+			fmt.Fprintf(t.Stderr, "drill check: job summary: %v\n", err)
+		}
+	}
+	if !rep.OK {
+		return errReported
+	}
+	return nil
+}
+
+// pickChapters returns the chapters names asks for (all of them if none),
+// each once, in catalog order.
+func pickChapters(cat *weakening.Catalog, names []string) ([]*weakening.Chapter, error) {
+	if len(names) == 0 {
+		return cat.Chapters, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		ch, ok := cat.Chapter(n)
+		if !ok {
+			return nil, usagef("unknown chapter %q: want one of %s", n, cat.ChapterNames())
+		}
+		want[ch.Name] = true
+	}
+	var out []*weakening.Chapter
+	for _, ch := range cat.Chapters {
+		if want[ch.Name] {
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+// appendSummary appends rep as Markdown to file.
+func appendSummary(file string, rep *Report) error {
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	rep.writeMarkdown(f)
+	return f.Close()
+}

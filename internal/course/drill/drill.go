@@ -1,0 +1,179 @@
+// Package drill is the break-and-fix tool behind `go run ./tools/drill`: it
+// lists, shows, tries, applies and restores the weakenings in the course's
+// catalog (see package weakening), and grades a tree by checking that every
+// weakening is caught by the chapter tests that claim to guard against it.
+//
+// Nothing here edits the working tree except apply and restore: try and
+// check build the weakened code through the go command's -overlay flag.
+package drill
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/fencelab/fencelab/internal/course/weakening"
+)
+
+// DefaultTimeout is the -timeout each go test run gets unless Tool.Timeout
+// says otherwise.
+const DefaultTimeout = 2 * time.Minute
+
+// Tool runs drill commands against one module.
+type Tool struct {
+	// Root is the module root; if empty, Run finds it from the working
+	// directory (see FindRoot).
+	Root   string
+	Stdout io.Writer
+	Stderr io.Writer
+	// Go is the go command to run; "go" if empty.
+	Go string
+	// Jobs bounds how many go commands run at once; runtime.NumCPU() if zero.
+	Jobs int
+	// Timeout is passed to every go test as -timeout; DefaultTimeout if zero.
+	Timeout time.Duration
+	// Env is added to the environment of every go command.
+	Env []string
+	// SummaryFile, if set, is a file check appends its table to as
+	// Markdown (the workflow sets it to $GITHUB_STEP_SUMMARY).
+	SummaryFile string
+}
+
+// Main runs drill with args (without the program name) from the current
+// directory, writing to stdout and stderr, and returns the exit status:
+// 0 success, 1 a failed check or a refused request, 2 misuse.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	t := &Tool{Stdout: stdout, Stderr: stderr, SummaryFile: os.Getenv("GITHUB_STEP_SUMMARY")}
+	return t.Run(ctx, args)
+}
+
+// commands are the subcommands, in the order usage lists them.
+var commands = []struct {
+	name, args, summary string
+	run                 func(t *Tool, ctx context.Context, args []string) error
+}{
+	{"list", "[CHAPTER]", "chapters, their weakenings, and the tests that guard each", (*Tool).list},
+	{"show", "NAME", "the edit as a diff, the command to run, the failure to expect", (*Tool).show},
+	{"try", "NAME", "run the chapter's tests with the weakening applied (working tree untouched)", (*Tool).try},
+	{"apply", "NAME", "make the edit in the working tree, to see it in your editor", (*Tool).apply},
+	{"restore", "", "undo what apply did, byte for byte", (*Tool).restore},
+	{"check", "[CHAPTER...] [--json]", "the graded check: every weakening caught, every test able to fail", (*Tool).check},
+}
+
+// Run runs the subcommand args[0] and returns the exit status.
+func (t *Tool) Run(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		t.usage(t.Stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		t.usage(t.Stderr)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(t, ctx, args[1:])
+		var u *usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errHelp):
+			return 0
+		case errors.As(err, &u):
+			fmt.Fprintf(t.Stderr, "drill %s: %v\n", c.name, err)
+			return 2
+		case errors.Is(err, errReported):
+			return 1
+		default:
+			fmt.Fprintf(t.Stderr, "drill %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(t.Stderr, "drill: unknown command %q: want one of %s\n", args[0], commandNames())
+	return 2
+}
+
+// errReported is returned by a command that has already said why it
+// failed; Run only sets the exit status.
+var errReported = errors.New("drill: failure already reported")
+
+// jobs returns how many go commands may run at once.
+func (t *Tool) jobs() int {
+	if t.Jobs > 0 {
+		return t.Jobs
+	}
+	return runtime.NumCPU()
+}
+
+// timeout returns the -timeout for each go test run.
+func (t *Tool) timeout() time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return DefaultTimeout
+}
+
+// goCmd returns the go command to run.
+func (t *Tool) goCmd() string {
+	if t.Go != "" {
+		return t.Go
+	}
+	return "go"
+}
+
+// catalog finds the module root and loads its catalog.
+func (t *Tool) catalog() (string, *weakening.Catalog, error) {
+	root, err := t.root()
+	if err != nil {
+		return "", nil, err
+	}
+	cat, err := weakening.Load(root)
+	if err != nil {
+		return "", nil, err
+	}
+	return root, cat, nil
+}
+
+// lookup returns the weakening called name. An unknown name is misuse; a
+// name whose catalog file is broken is an error saying why.
+func lookup(cat *weakening.Catalog, name string) (*weakening.Weakening, error) {
+	if w, ok := cat.Lookup(name); ok {
+		return w, nil
+	}
+	if b, ok := cat.LookupBroken(name); ok {
+		return nil, fmt.Errorf("%s cannot be used: %w", name, b.Err)
+	}
+	return nil, usagef("unknown weakening %q: run 'go run ./tools/drill list' for the names", name)
+}
+
+// named loads the catalog and returns the module root and the one
+// weakening args names, for the commands that take exactly one NAME.
+func (t *Tool) named(cmd string, args []string) (string, *weakening.Weakening, error) {
+	if len(args) != 1 {
+		return "", nil, usagef("want exactly one weakening name, as in 'go run ./tools/drill %s NAME' (names: go run ./tools/drill list)", cmd)
+	}
+	root, cat, err := t.catalog()
+	if err != nil {
+		return "", nil, err
+	}
+	w, err := lookup(cat, args[0])
+	if err != nil {
+		return "", nil, err
+	}
+	return root, w, nil
+}
+
+// writeJSON writes v as one 2-space indented JSON document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,66 @@
+package weakening
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+)
+
+// fixture is the drill checker's fixture module (a module of its own, so
+// the main module's go command ignores it).
+const fixture = "../../../testdata/drill"
+
+func TestLoadReadsEveryChapterOfTheFixture(t *testing.T) {
+	t.Parallel()
+	cat, err := Load(fixture)
+	assert.NilError(t, err)
+
+	var names []string
+	for _, ch := range cat.Chapters {
+		names = append(names, ch.Name)
+	}
+	assert.DeepEqual(t, names, []string{"ch01_counter", "ch02_red", "ch03_green"})
+
+	ch, ok := cat.Chapter("ch01")
+	assert.Assert(t, ok, "Chapter(ch01): the short form must name ch01_counter")
+	byFolder, _ := cat.Chapter("ch01_counter")
+	assert.Check(t, ch == byFolder, "the short form and the folder name must name the same chapter")
+
+	var good []string
+	for _, w := range ch.Weakenings {
+		good = append(good, w.Name)
+	}
+	assert.Check(t, cmp.DeepEqual(good, []string{"breaks-build", "ceiling-off-by-one", "label-changes", "missing-file", "never-settles",
+		"no-such-test", "not-durable", "repeated-before", "stale-before", "wrong-pattern"}))
+	assert.Assert(t, cmp.Len(ch.Broken, 1), "outside-internal breaks a rule and must be set aside")
+	assert.Check(t, cmp.Equal(ch.Broken[0].Name, "outside-internal"))
+	assert.Check(t, errors.Is(ch.Broken[0].Err, ErrMalformed), "outside-internal: %v; want ErrMalformed", ch.Broken[0].Err)
+	assert.Check(t, cmp.Contains(ch.Excused, "TestLabelIsNotEmpty"), "the excuse file's test")
+
+	_, ok = cat.Lookup("outside-internal")
+	assert.Check(t, !ok, "Lookup must not hand out a broken entry")
+	_, ok = cat.LookupBroken("outside-internal")
+	assert.Check(t, ok, "LookupBroken must find it, so the tool can say why")
+}
+
+func TestLoadSetsAsideNamesUsedTwice(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	entry := "A mistake.\n\nfile: internal/a/a.go\ntests: TestA\n-- before --\na\n-- after --\nb\n"
+	for _, ch := range []string{"ch01_one", "ch02_two"} {
+		dir := filepath.Join(root, "chapters", ch, "weakenings")
+		assert.NilError(t, os.MkdirAll(dir, 0o755))
+		assert.NilError(t, os.WriteFile(filepath.Join(dir, "same-name.txtar"), []byte(entry), 0o644))
+	}
+	cat, err := Load(root)
+	assert.NilError(t, err)
+	for _, ch := range cat.Chapters {
+		assert.Check(t, cmp.Len(ch.Weakenings, 0), "%s: a name used in two chapters must not be usable in either", ch.Name)
+		assert.Assert(t, cmp.Len(ch.Broken, 1))
+		assert.Check(t, errors.Is(ch.Broken[0].Err, ErrDuplicateName), "%s: %v; want ErrDuplicateName", ch.Name, ch.Broken[0].Err)
+	}
+}

@@ -1,0 +1,167 @@
+package actorlab
+
+// This file holds process B: the runner started again as a worker, with
+// its own identity and its own connection to the ledger. It does one
+// request at a time when the coordinator (process A) says so, which is the
+// handshake that orders the story.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// workerRole is started with one argument: the ledger path.
+var workerRole = cli.Role{Name: "actor-worker", Run: runWorker}
+
+// request is what process A asks process B to do.
+type request struct {
+	Op         string `json:"op"` // hello, acquire, release, run
+	Actor      string `json:"actor,omitempty"`
+	Assignment string `json:"assignment,omitempty"`
+	Minute     int64  `json:"minute"`
+}
+
+// reply is process B's answer.
+type reply struct {
+	ProcessID       string `json:"process_id"`
+	Pid             int    `json:"pid"`
+	Result          string `json:"result,omitempty"` // acquired, released, completed, refused
+	Reason          string `json:"reason,omitempty"`
+	Holder          string `json:"holder,omitempty"`
+	Token           int64  `json:"token,omitempty"`
+	State           string `json:"state,omitempty"` // the assignment's committed state afterwards
+	ProviderInvoked bool   `json:"provider_invoked"`
+}
+
+func runWorker(ctx context.Context, args []string, link *cli.Link) error {
+	if len(args) != 1 {
+		return fmt.Errorf("want one argument LEDGER, got %q", args)
+	}
+	db, err := sqlitedb.Open(args[0])
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var clk clock.Logical
+	w := &workerState{proc: actor.Open(db, &clk, leaseMinutes)}
+	for {
+		var req request
+		err := link.Recv(&req)
+		if errors.Is(err, io.EOF) {
+			return nil // process A is done with us
+		}
+		if err != nil {
+			return err
+		}
+		clk.Set(req.Minute)
+		rep, err := w.do(ctx, req)
+		if err != nil {
+			return fmt.Errorf("%s: %w", req.Op, err)
+		}
+		rep.ProcessID, rep.Pid = w.proc.ID(), os.Getpid()
+		if err := link.Send(rep); err != nil {
+			return err
+		}
+	}
+}
+
+type workerState struct {
+	proc *actor.Process
+	held actor.Lease // the lease this process acquired and has not released
+}
+
+func (w *workerState) do(ctx context.Context, req request) (reply, error) {
+	switch req.Op {
+	case "hello":
+		return reply{}, nil
+	case "acquire":
+		l, err := w.proc.AcquireLease(ctx, req.Actor)
+		if err != nil {
+			return refusedReply(err)
+		}
+		w.held = l
+		return reply{Result: "acquired", Token: l.Token}, nil
+	case "release":
+		if err := w.proc.ReleaseLease(ctx, w.held); err != nil {
+			return refusedReply(err)
+		}
+		w.held = actor.Lease{}
+		return reply{Result: "released"}, nil
+	case "run":
+		var rep reply
+		run, err := w.proc.RunAssignment(ctx, req.Assignment, func(context.Context, actor.Assignment) (actor.State, error) {
+			rep.ProviderInvoked = true
+			return actor.Completed, nil
+		})
+		if err != nil {
+			if rep, err = refusedReply(err); err != nil {
+				return rep, err
+			}
+		} else {
+			rep.Result = "completed"
+			if run.State != actor.Completed {
+				rep.Result = string(run.State)
+			}
+		}
+		asg, err := w.proc.Assignment(ctx, req.Assignment)
+		if err != nil {
+			return rep, err
+		}
+		rep.State = string(asg.State)
+		return rep, nil
+	}
+	return reply{}, fmt.Errorf("unknown request %q", req.Op)
+}
+
+// refusedReply describes a refusal, or passes any other error on.
+func refusedReply(err error) (reply, error) {
+	var r *actor.Refusal
+	if errors.As(err, &r) {
+		return reply{Result: "refused", Reason: string(r.Reason), Holder: r.Holder}, nil
+	}
+	return reply{}, err
+}
+
+// worker is process A's handle on process B.
+type worker struct{ *cli.Child }
+
+func startWorker(ctx context.Context, ledger string) (*worker, error) {
+	c, err := cli.StartChild(ctx, workerRole.Name, ledger)
+	if err != nil {
+		return nil, err
+	}
+	return &worker{c}, nil
+}
+
+// ask sends req to process B and returns its reply.
+func (w *worker) ask(req request) (reply, error) {
+	if err := w.Send(req); err != nil {
+		return reply{}, fmt.Errorf("process B (pid %d): %w", w.Pid, err)
+	}
+	var rep reply
+	if err := w.Recv(&rep); err != nil {
+		return reply{}, fmt.Errorf("process B (pid %d): %w", w.Pid, err)
+	}
+	return rep, nil
+}
+
+// wait lets process B exit by itself and reports if it did not exit
+// cleanly.
+func (w *worker) wait() error {
+	exit, err := w.Wait()
+	if err != nil {
+		return err
+	}
+	if exit.Code != 0 {
+		return fmt.Errorf("process B (pid %d) exited with status %d", w.Pid, exit.Code)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+// Package fencinglab holds the runner's "fencing" experiment (chapters 5
+// and 6): a worker pauses while holding a queue lease, loses the lease to a
+// second worker, resumes, and calls a destination that must decide on its
+// own whether to admit it.
+//
+// Each case uses two fresh SQLite files, a queue (internal/queue) and a
+// destination (internal/gate); no transaction spans both. Worker A is a
+// separate OS process with its own connections (see oldworker.go); the
+// runner itself is the coordinator and acts as worker B (coordinator.go).
+// The case table (cases.go) fixes the destination contract and the order in
+// which the two workers' calls arrive.
+package fencinglab
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
+)
+
+// Fencing is the runner's "fencing" command (chapters 5 and 6).
+var Fencing = cli.Command{
+	Name:    "fencing",
+	Summary: "a paused worker resumes after losing its queue lease: what does the destination admit?",
+	New:     newExperiment,
+	Roles:   []cli.Role{oldWorkerRole},
+}
+
+// unitsFlag bounds --units: how many units OP-1 adds.
+var unitsFlag = cli.IntFlag{Name: "units", Min: 1, Max: 9}
+
+// defaultUnits is --units when not given.
+const defaultUnits = 4
+
+// The fixed story every case tells.
+const (
+	jobID      = "JOB-1"
+	operation  = "OP-1"
+	workerA    = "A" // the old worker: a child process that pauses
+	workerB    = "B" // the new worker: the runner itself
+	leaseTicks = 5   // A's lease, claimed at tick 0, expires at tick 5
+	tickClaimA = 0
+	tickClaimB = 5 // the first tick A's lease has expired
+	tickFinish = 6 // A, then B, call finish
+)
+
+// experiment is one configured `fencelab fencing` run.
+type experiment struct {
+	caseName string
+	units    int
+	fs       *flag.FlagSet
+}
+
+var _ cli.TextExperiment = (*experiment)(nil)
+
+func newExperiment(fs *flag.FlagSet) cli.Experiment {
+	e := &experiment{units: defaultUnits, fs: fs}
+	fs.StringVar(&e.caseName, "case", "", "run only the case named `NAME` (default: all seven, in order)")
+	fs.Func("units", fmt.Sprintf("how many units OP-1 adds, `N` from %d to %d (default %d)",
+		unitsFlag.Min, unitsFlag.Max, defaultUnits), func(s string) error {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("want an integer from %d to %d", unitsFlag.Min, unitsFlag.Max)
+		}
+		e.units = n
+		return nil
+	})
+	return e
+}
+
+// Validate checks --case and --units before anything exists.
+func (e *experiment) Validate() error {
+	caseGiven := false
+	e.fs.Visit(func(f *flag.Flag) { caseGiven = caseGiven || f.Name == "case" })
+	if caseGiven {
+		if err := cli.OneOf("case", e.caseName, CaseNames()); err != nil {
+			return err
+		}
+	}
+	return unitsFlag.Check(e.units)
+}
+
+// Run runs the chosen cases, one after the other, each in its own
+// subdirectory of env.Dir.
+func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
+	rep := Report{Command: "fencing", Units: int64(e.units)}
+	for _, c := range cases {
+		if e.caseName != "" && c.name != e.caseName {
+			continue
+		}
+		cr, err := runCase(ctx, env.Dir, c, int64(e.units), env.Stderr)
+		if err != nil {
+			return nil, fmt.Errorf("case %s: %w", c.name, err)
+		}
+		rep.Cases = append(rep.Cases, cr)
+	}
+	return rep, nil
+}
+
+// RunCase runs the case named name with units in a new subdirectory of dir
+// and reports it: what the chapters' tests call to check the seed table
+// without going through the command line. Warnings go to os.Stderr.
+func RunCase(ctx context.Context, dir, name string, units int64) (CaseReport, error) {
+	for _, c := range cases {
+		if c.name == name {
+			return runCase(ctx, dir, c, units, os.Stderr)
+		}
+	}
+	return CaseReport{}, fmt.Errorf("%w: %q", ErrUnknownCase, name)
+}
+
+// ErrUnknownCase is returned by RunCase for a name that is not one of
+// CaseNames.
+var ErrUnknownCase = errors.New("fencinglab: no such case")

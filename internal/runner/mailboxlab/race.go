@@ -1,0 +1,90 @@
+package mailboxlab
+
+// This file holds race mode: N worker processes race for a fresh message
+// each round, with nothing ordering their reads and writes.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+)
+
+// raceResult is the JSON of naive --race and claim --race.
+type raceResult struct {
+	Command                    string `json:"command"`
+	Mode                       string `json:"mode"`
+	Processes                  int    `json:"processes"`
+	Rounds                     int    `json:"rounds"`
+	RoundsWithOneOwner         int    `json:"rounds_with_one_owner"`
+	RoundsWithSeveralBelievers int    `json:"rounds_with_several_believers"`
+	MaxBelievers               int    `json:"max_believers"`
+	// RoundsOwnerNotABeliever counts rounds whose owner on disk is not among
+	// the workers that believe they won (or none believes at all).
+	RoundsOwnerNotABeliever int `json:"rounds_owner_not_a_believer"`
+}
+
+// race runs the race: each round every worker is sent op on the round's
+// message at once (the only synchronisation is that the round starts for
+// all of them together), and the round's believers are counted.
+func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (raceResult, error) {
+	res := raceResult{Command: command, Mode: "race", Processes: f.processes, Rounds: f.rounds}
+	db, err := openLedger(ctx, env.Dir)
+	if err != nil {
+		return res, err
+	}
+	defer db.Close()
+	box := mailbox.Open(db, noClock, mailbox.NoLease)
+	for r := 1; r <= f.rounds; r++ {
+		if err := box.Add(ctx, roundMessage(r), "race round"); err != nil {
+			return res, err
+		}
+	}
+
+	names := make([]string, f.processes)
+	for i := range names {
+		names[i] = fmt.Sprintf("worker-%d", i+1)
+	}
+	kids, err := startWorkers(ctx, env.Dir, names)
+	if err != nil {
+		return res, err
+	}
+	defer stopAll(kids)
+
+	for r := 1; r <= f.rounds; r++ {
+		id := roundMessage(r)
+		for _, c := range kids {
+			if err := c.Send(request{Op: op, ID: id}); err != nil {
+				return res, err
+			}
+		}
+		believers := map[string]bool{}
+		for i, c := range kids {
+			var rep reply
+			if err := c.Recv(&rep); err != nil {
+				return res, err
+			}
+			if rep.Believes {
+				believers[names[i]] = true
+			}
+		}
+		msg, err := box.Get(ctx, id)
+		if err != nil {
+			return res, err
+		}
+		switch n := len(believers); {
+		case n == 1:
+			res.RoundsWithOneOwner++
+		case n > 1:
+			res.RoundsWithSeveralBelievers++
+		}
+		res.MaxBelievers = max(res.MaxBelievers, len(believers))
+		if !believers[msg.Owner] {
+			res.RoundsOwnerNotABeliever++
+		}
+	}
+	return res, waitAll(kids)
+}
+
+func roundMessage(r int) string { return fmt.Sprintf("msg-r%d", r) }
