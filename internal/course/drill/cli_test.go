@@ -21,7 +21,7 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		args   []string
 		stderr string // a regexp the single stderr line must match
 	}{
-		{"unknown-command", []string{"frobnicate"}, `^drill: unknown command "frobnicate": want one of list, show, try, apply, restore, check$`},
+		{"unknown-command", []string{"frobnicate"}, `^drill: unknown command "frobnicate": want one of list, show, try, apply, restore, check, mutate$`},
 		{"show-without-name", []string{"show"}, `^drill show: want exactly one weakening name, as in 'go run ./tools/drill show NAME'`},
 		{"try-two-names", []string{"try", "a", "b"}, `^drill try: want exactly one weakening name`},
 		{"unknown-weakening", []string{"try", "no-such-weakening"}, `^drill try: unknown weakening "no-such-weakening": run 'go run ./tools/drill list' for the names$`},
@@ -30,6 +30,8 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		{"list-two-chapters", []string{"list", "ch01", "ch02"}, `^drill list: want at most one chapter, got 2: ch01 ch02$`},
 		{"restore-with-name", []string{"restore", "ceiling-off-by-one"}, `^drill restore: takes no arguments, got "ceiling-off-by-one"`},
 		{"negative-jobs", []string{"check", "--jobs", "-1"}, `^drill check: --jobs -1 is out of range`},
+		{"unknown-package", []string{"mutate", "nosuch"}, `^drill mutate: unknown package "internal/nosuch": want a mechanism package, one of counter$`},
+		{"mutate-negative-jobs", []string{"mutate", "--jobs", "-1"}, `^drill mutate: --jobs -1 is out of range`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,6 +63,7 @@ var commands = []struct {
 	{"apply", "NAME", "make the edit in the working tree, to see it in your editor", (*Tool).apply},
 	{"restore", "", "undo what apply did, byte for byte", (*Tool).restore},
 	{"check", "[CHAPTER...] [--json]", "the graded check: every weakening caught, every test able to fail", (*Tool).check},
+	{"mutate", "[PACKAGE...] [--json] [--survivors]", "mutation testing: the chapters against mistakes nobody chose", (*Tool).mutate},
 }
 
 // Run runs the subcommand args[0] and returns the exit status.

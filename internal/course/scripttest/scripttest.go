@@ -42,6 +42,7 @@ func Params(dir string) testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       golden.FlagUpdate(),
+		Setup:               passMutant,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"json":     cmdJSON,
 			"nolitter": cmdNoLitter,

@@ -1,0 +1,101 @@
+package mutate
+
+// This file finds and loads the packages to mutate: the mechanism, which
+// is every package directly under internal/ except the runner's and the
+// course tooling's groups.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// notMechanism are the folders under internal/ that group the layers above
+// the mechanism.
+var notMechanism = map[string]bool{"runner": true, "course": true}
+
+// MechanismPackages returns the mechanism's package folders under root,
+// relative to it and slash-separated (internal/mailbox, ...), sorted.
+func MechanismPackages(root string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(root, "internal"))
+	if err != nil {
+		return nil, fmt.Errorf("mechanism packages: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() || notMechanism[e.Name()] {
+			continue
+		}
+		if hasGo(filepath.Join(root, "internal", e.Name())) {
+			out = append(out, "internal/"+e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// hasGo reports whether dir holds a non-test Go file.
+func hasGo(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			return true
+		}
+	}
+	return false
+}
+
+// errLoad is wrapped by every failure to load or type-check a package.
+var errLoad = errors.New("mutate: cannot load package")
+
+// load parses and type-checks the package folders dirs (relative to root).
+// It also returns the universe of every package they import, for type-checking
+// mutated copies.
+func load(ctx context.Context, root string, dirs []string) (pkgs []*packages.Package, u universe, err error) {
+	patterns := make([]string, len(dirs))
+	for i, d := range dirs {
+		patterns[i] = "./" + d
+	}
+	// The packages the schemata's switch file imports, loaded in the same
+	// call so that every package shares one type universe.
+	patterns = append(patterns, switchImports...)
+	cfg := &packages.Config{
+		Context: ctx,
+		Dir:     root,
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
+			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps,
+	}
+	loaded, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errLoad, err)
+	}
+	// Keep the packages asked for; the switch file's imports are only
+	// part of the universe.
+	u = universe{}
+	for _, p := range loaded {
+		u.add(p)
+		if !slices.Contains(switchImports, p.PkgPath) {
+			pkgs = append(pkgs, p)
+		}
+	}
+	var errs []error
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			errs = append(errs, fmt.Errorf("%s: %s", p.PkgPath, e.Msg))
+		}
+		if len(p.GoFiles) > 0 {
+			p.Dir = filepath.Dir(p.GoFiles[0])
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, fmt.Errorf("%w: %w", errLoad, errors.Join(errs...))
+	}
+	return pkgs, u, nil
+}

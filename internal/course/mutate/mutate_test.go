@@ -1,0 +1,269 @@
+package mutate
+
+// The engine is graded on the fixture module in testdata/mutate at the top
+// of the repository: a ledger package with one example of each Go
+// operator and a chapter that kills some of its mutants, and a store
+// package with one example of each SQL operator.
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/scripttest"
+)
+
+// fixture is the fixture module, relative to this package.
+const fixture = "../../../testdata/mutate"
+
+// copyFixture copies the fixture module into a fresh directory, so a test
+// may edit it or build in it.
+func copyFixture(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "fixture")
+	assert.NilError(t, os.CopyFS(dir, os.DirFS(fixture)))
+	return dir
+}
+
+// generateIn loads the package folder rel of the module at root and
+// returns its mutants.
+func generateIn(t *testing.T, root, rel string) []*Mutant {
+	t.Helper()
+	abs, err := filepath.Abs(root)
+	assert.NilError(t, err)
+	pkgs, _, err := load(t.Context(), abs, []string{rel})
+	assert.NilError(t, err)
+	assert.Equal(t, len(pkgs), 1, "packages loaded from %s", rel)
+	return generate(abs, pkgs[0])
+}
+
+// find returns the mutants of op whose snippets are original and mutated.
+func find(ms []*Mutant, op Operator, original, mutated string) []*Mutant {
+	var out []*Mutant
+	for _, m := range ms {
+		if m.Operator == op && oneLine(m.Original) == original && oneLine(m.Mutated) == mutated {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// TestEachGoOperatorProducesItsMutant: every Go operator finds its example
+// in the ledger fixture and changes exactly what it names.
+func TestEachGoOperatorProducesItsMutant(t *testing.T) {
+	t.Parallel()
+	ms := generateIn(t, fixture, "internal/ledger")
+	for _, c := range []struct {
+		name              string
+		op                Operator
+		original, mutated string
+	}{
+		{"relop-boundary", RelOp, "expires > now", "expires >= now"},
+		{"relop-equality", RelOp, "n != 1", "n == 1"},
+		{"and-left", CondOperand, "holds && !stopped", "holds"},
+		{"and-right", CondOperand, "holds && !stopped", "!stopped"},
+		{"not", Not, "!stopped", "stopped"},
+		{"err-check", ErrCheck, "if err != nil { return errors.Join(ErrFull, err) }", ""},
+		{"int-plus", IntConst, "7", "8"},
+		{"int-minus", IntConst, "7", "6"},
+		{"const-decl", IntConst, "3", "4"},
+		{"call-delete", CallDelete, `l.record("take")`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := find(ms, c.op, c.original, c.mutated)
+			assert.Equal(t, len(got), 1, "%s mutants of `%s` -> `%s` in internal/ledger; have:\n%s", c.op, c.original, c.mutated, diffs(ms))
+		})
+	}
+	limit := find(ms, IntConst, "3", "4")[0]
+	assert.Assert(t, !limit.schema, "a constant declaration's mutant cannot be switched at run time: it must be built alone")
+	open := find(ms, RelOp, "expires > now", "expires >= now")[0]
+	assert.Assert(t, open.schema, "a comparison inside a function body is switched at run time")
+}
+
+// TestEachSQLOperatorProducesItsMutant: every SQL operator finds its
+// example in the store fixture; the mutated statement keeps its
+// placeholders, so it still takes the same arguments.
+func TestEachSQLOperatorProducesItsMutant(t *testing.T) {
+	t.Parallel()
+	ms := generateIn(t, fixture, "internal/store")
+	for _, c := range []struct {
+		name              string
+		op                Operator
+		original, mutated string
+		authority         bool
+	}{
+		{"where-drop", SQLWhereDrop, "expires_at <= ?", "", true},
+		{"compare", SQLCompare, "expires_at <= ?", "expires_at < ?", true},
+		{"set-drop", SQLSetDrop, "owner = ?", "", false},
+		{"begin", SQLBegin, "BEGIN IMMEDIATE", "BEGIN", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := find(ms, c.op, c.original, c.mutated)
+			assert.Assert(t, is.Len(got, 1), "%s mutants of `%s` -> `%s` in internal/store; have:\n%s", c.op, c.original, c.mutated, diffs(ms))
+			assert.Equal(t, got[0].Authority, c.authority, "is %s a change to what decides authority?", got[0].ID)
+			assert.Equal(t, strings.Count(got[0].replacement, "?"), strings.Count(sqlOf(t, got[0]), "?"),
+				"placeholders in the mutated statement %s", got[0].replacement)
+		})
+	}
+	// A SET list's comparison-looking '=' is an assignment, never flipped.
+	assert.Assert(t, is.Len(find(ms, SQLCompare, "owner = ?", "owner <> ?"), 0), "an assignment in SET was flipped as if it were a comparison")
+}
+
+// sqlOf returns the original literal m replaces.
+func sqlOf(t *testing.T, m *Mutant) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(fixture, filepath.FromSlash(strings.TrimPrefix(m.File, ""))))
+	assert.NilError(t, err)
+	return string(src[m.start:m.end])
+}
+
+func diffs(ms []*Mutant) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString("  " + string(m.Operator) + " " + m.Diff() + "\n")
+	}
+	return b.String()
+}
+
+// TestIDsSurviveAnUnrelatedLineAbove: adding lines above a mutant moves
+// its line number but not its ID, so an excuse keeps naming it.
+func TestIDsSurviveAnUnrelatedLineAbove(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	before := generateIn(t, root, "internal/ledger")
+
+	file := filepath.Join(root, "internal", "ledger", "ledger.go")
+	src, err := os.ReadFile(file)
+	assert.NilError(t, err)
+	edited := strings.Replace(string(src), "import \"errors\"\n",
+		"import \"errors\"\n\n// Unrelated is a line added above every mutant.\nvar Unrelated = \"unrelated\"\n", 1)
+	assert.Assert(t, edited != string(src), "the fixture no longer has the import line the test edits after")
+	assert.NilError(t, os.WriteFile(file, []byte(edited), 0o644))
+	after := generateIn(t, root, "internal/ledger")
+
+	assert.Equal(t, len(after), len(before), "mutants after adding an unrelated line")
+	for i := range before {
+		assert.Equal(t, after[i].ID, before[i].ID, "ID of %s after adding a line above it", before[i].Diff())
+		assert.Assert(t, after[i].Line > before[i].Line, "line of %s did not move: the test did not add a line above it", before[i].Diff())
+	}
+}
+
+// TestIDsAreUnique: no two mutants of a package share an ID, even when the
+// same snippet appears twice in one function.
+func TestIDsAreUnique(t *testing.T) {
+	t.Parallel()
+	for _, rel := range []string{"internal/ledger", "internal/store"} {
+		seen := map[string]string{}
+		for _, m := range generateIn(t, fixture, rel) {
+			prev, dup := seen[m.ID]
+			assert.Assert(t, !dup, "%s names both %s and %s", m.ID, prev, m.Diff())
+			seen[m.ID] = m.Diff()
+		}
+	}
+}
+
+// TestEveryVerdictArises runs the ledger's mutants against the fixture's
+// chapter: a mutant its tests notice is killed (and says by which test),
+// one they do not notice survives, one the excuse file names is excused,
+// and one that does not build is invalid and not counted.
+func TestEveryVerdictArises(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the fixture's chapter for every mutant")
+	}
+	root := copyFixture(t)
+	rep, err := Run(t.Context(), Config{Root: root, Packages: []string{"internal/ledger"}, Jobs: 2})
+	assert.NilError(t, err)
+
+	byDiff := map[string]Result{}
+	for _, r := range rep.Mutants {
+		byDiff[strings.SplitN(r.Diff, ": ", 2)[1]] = r
+	}
+	verdict := func(diff string) Result {
+		t.Helper()
+		r, ok := byDiff[diff]
+		assert.Assert(t, ok, "no mutant %q in the report", diff)
+		return r
+	}
+	killed := verdict("`expires > now` -> `expires >= now`")
+	assert.Equal(t, killed.Verdict, Killed, "the boundary flip TestLeaseIsClosedAtItsEnd states")
+	assert.Assert(t, is.Contains(killed.KilledBy, "TestLeaseIsClosedAtItsEnd"), "killed_by names the test that failed first")
+	assert.Assert(t, is.Contains(killed.KilledBy, "Open(15, 15) = true"), "killed_by quotes the test's failure line")
+
+	assert.Equal(t, verdict("`n != 1` -> `n == 1`").Verdict, Survived, "Plural's flip: no test looks at Plural")
+	assert.Equal(t, verdict("delete `l.record(\"take\")`").Verdict, Survived, "deleting the log write: no test reads the log")
+
+	excused := verdict("`2` -> `3`")
+	assert.Equal(t, excused.Verdict, Excused, "the array length the excuse file calls equivalent")
+	assert.Assert(t, is.Contains(excused.Reason, "equivalent: "), "an excused mutant carries its reason")
+
+	invalid := verdict("`2` -> `1`")
+	assert.Equal(t, invalid.Verdict, Invalid, "a length that puts b[1] out of range does not build")
+	assert.Assert(t, is.Contains(invalid.Reason, "does not build"), "why the mutant is invalid")
+
+	assert.Equal(t, verdict("`3` -> `2`").Verdict, Survived, "Limit-1: built alone, and the chapter reads Limit itself")
+
+	total := rep.Total()
+	assert.Equal(t, total.Mutants, total.Killed+total.Excused+total.Survived+total.Invalid, "every mutant has one verdict")
+	assert.Equal(t, rep.Survived, total.Survived, "survived counts the unexcused survivors")
+	assert.Assert(t, !rep.OK(), "a run with survivors must not pass")
+}
+
+// TestAuthorityCannotBeExcusedUnreachable: a mutant of what decides who may
+// act can only be killed or be equivalent; calling it unreachable is a
+// problem, and it stays a survivor.
+func TestAuthorityCannotBeExcusedUnreachable(t *testing.T) {
+	t.Parallel()
+	rep := &Report{}
+	ex := map[string]Excuse{"store:Claim:sql-where-drop:00000000": {ID: "store:Claim:sql-where-drop:00000000", Kind: Unreachable, Reason: "never happens", Line: 3}}
+	r := Result{ID: "store:Claim:sql-where-drop:00000000", Verdict: Survived, Authority: true}
+	excuse(&r, ex, rep)
+	assert.Equal(t, r.Verdict, Survived, "an authority mutant excused as unreachable")
+	assert.Assert(t, is.Len(rep.Problems, 1), "the excuse must be reported as a problem")
+
+	ex[r.ID] = Excuse{ID: r.ID, Kind: Equivalent, Reason: "no behaviour differs", Line: 3}
+	excuse(&r, ex, rep)
+	assert.Equal(t, r.Verdict, Excused, "an authority mutant may still be equivalent")
+}
+
+// TestParseExcusesRejectsWhatAReviewerCannotCheck: every excuse names its
+// kind and gives a reason; nothing is excused twice.
+func TestParseExcusesRejectsWhatAReviewerCannotCheck(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, line string }{
+		{"no-kind", "ledger:Plural:relop:1234abcd because"},
+		{"unknown-kind", "ledger:Plural:relop:1234abcd harmless: it is fine"},
+		{"no-reason", "ledger:Plural:relop:1234abcd equivalent:"},
+		{"twice", "a:b:c:d equivalent: x\na:b:c:d equivalent: y"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseExcuses([]byte(c.line))
+			assert.ErrorIs(t, err, ErrBadExcuse)
+		})
+	}
+	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"))
+	assert.NilError(t, err)
+	assert.DeepEqual(t, ex["ledger:Plural:relop:1234abcd"], Excuse{ID: "ledger:Plural:relop:1234abcd", Kind: Equivalent, Reason: "Plural is for people", Line: 3})
+}
+
+// TestScriptsPassTheSwitchOn: scripts run the runner with an environment
+// of their own; scripttest must pass on the very variable the schemata
+// switch reads, or a script would test the unmutated code.
+func TestScriptsPassTheSwitchOn(t *testing.T) {
+	assert.Equal(t, scripttest.MutantEnv, SwitchEnv)
+}
+
+// TestMechanismPackagesLeaveOutTheUpperLayers: the runner and the course
+// tooling are not mutated; every other package under internal/ is.
+func TestMechanismPackagesLeaveOutTheUpperLayers(t *testing.T) {
+	t.Parallel()
+	got, err := MechanismPackages("../../..")
+	assert.NilError(t, err)
+	assert.Assert(t, slices.Contains(got, "internal/mailbox"), "mechanism packages %v", got)
+	assert.Assert(t, !slices.Contains(got, "internal/runner") && !slices.Contains(got, "internal/course"), "mechanism packages %v include an upper layer", got)
+}

@@ -1,0 +1,3 @@
+module example.com/mutatefixture
+
+go 1.26.0
