@@ -1,7 +1,9 @@
 package rollback
 
-// These tests pin what the arrivals log may never do: turn an answer the
-// destination committed into an error, or hide an answer behind one.
+// These tests pin what the arrivals log is for, a record of what the
+// destination received, rolled-back calls included, and what it may never
+// do: turn an answer the destination committed into an error, or hide an
+// answer behind one.
 
 import (
 	"errors"
@@ -13,6 +15,19 @@ import (
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/gate/gatetest"
 )
+
+// TestArrivalsLogKeepsRolledBackCall: B's fence-2 call rolled back, and
+// the committed destination forgot it. The arrivals log did not: it keeps
+// the call's line, fence 2, answered rolled_back. The log says what was
+// received; the mark says what was committed.
+func TestArrivalsLogKeepsRolledBackCall(t *testing.T) {
+	t.Parallel()
+	d, _ := afterRollback(t)
+
+	assert.Check(t, cmp.DeepEqual(d.Arrivals(), []gatetest.Arrival{
+		{Fence: 2, Operation: "OP-1", Units: 4, Result: gate.RolledBack},
+	}), "the arrivals log after B's fence-2 call rolled back: want that call's line, answered rolled_back, though the committed mark forgot it")
+}
 
 // TestRetryAfterApplyErrorAppliesOnce: an error from Apply means nothing
 // committed, so a caller may retry even under the fence contract, which

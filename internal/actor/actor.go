@@ -2,11 +2,11 @@
 // lease says which process may act for an actor now, and an execution
 // attempt says which run of one assignment is current.
 //
-// An actor (operator-course) is a governed identity that outlives any
-// process. A Process is one running instance of the program, named by a
-// fresh random identity (package identity), never a PID. Two processes that
-// both believe they are the same actor are the ordinary shape of a crash
-// and restart, and the ledger must refuse one of them:
+// An actor (operator-course) is an identity that outlives any process. A
+// Process is one running instance of the program, named by a fresh random
+// identity (package identity), never a PID. A restart, or a stalled worker
+// replaced while it still runs, leaves two processes acting for one actor,
+// and the ledger lets only one of them act:
 //
 //   - AcquireLease is a compare-and-set: while one process holds a live
 //     lease on an actor, every other acquire is refused. Each acquire mints
@@ -22,9 +22,9 @@
 //     lease is released on every path out.
 //
 // Every write that decides authority is one BEGIN IMMEDIATE transaction
-// whose statement checks the presented token in its WHERE clause. These are
-// guarantees about the ledger, not an OS sandbox: a process that lost its
-// lease may still be running, but its writes cannot become canonical.
+// whose statement checks the presented token in its WHERE clause. The
+// guarantees stop at the ledger: a process that lost its lease keeps
+// running and may act elsewhere, but none of its ledger writes take effect.
 package actor
 
 import (

@@ -1,14 +1,20 @@
 // Package identity names one start of a process: a random UUID, version 4,
 // drawn fresh every time a process starts, and never its PID.
 //
-// An actor (operator-course) is a durable identity that outlives any
-// process; a process is one running instance of the program that may act
-// for it. When a worker crashes and is restarted, two processes can both
-// believe they are the same actor, and the ledger must be able to tell them
-// apart. A PID cannot: the operating system reuses PIDs, so a restarted
-// process can be handed the very PID an older, paused instance still has,
-// and the two would look like one. A 122-bit random identity drawn at each
-// start does not repeat.
+// An actor (operator-course) is a durable identity; a process is one
+// running instance of the program acting for it. After a restart, or when
+// a stalled worker is given up for dead and replaced, two processes act for
+// one actor, and the ledger tells them apart by the name each presents.
+//
+// A PID cannot be that name. It is unique only among the live processes of
+// one host and one PID namespace: workers on two hosts, or in two
+// containers, can both be PID 1 at the same moment. A paused process keeps
+// its PID, but once a process has exited its PID is free, and a later
+// process handed the number would inherit whatever the ledger still
+// records under it, such as a lease that has not run out. And the tests
+// start several actor processes inside one OS process, where every start
+// has the same PID. A 122-bit random identity drawn at each start has none
+// of these problems.
 package identity
 
 import (

@@ -29,8 +29,9 @@ const (
 // person can inspect: nothing is deleted.
 //
 // The presented token is checked with SQLite's null-safe IS, in the same
-// UPDATE that moves the message, so a copy of the message read before a
-// newer claim took the row is refused with StaleToken and changes nothing.
+// UPDATE that moves the message, so a caller working from an out-of-date
+// copy, taken before a newer claim won the row, is refused with StaleToken
+// and changes nothing.
 // Present NoToken for a message that carries no token (never claimed, or
 // cleared by a retry). A DONE or DEAD message is refused with Terminal.
 func (m *Mailbox) DeadLetter(ctx context.Context, id string, tok int64) (Verdict, error) {

@@ -7,8 +7,8 @@
 // and the incarnation (1, 2, 3: which run of the session this is). Host and
 // session names repeat: kiosk-a can lose a session and later host it again.
 // The incarnation does not repeat: a same-host renewal inside its lease
-// keeps it, and every other claim (a takeover by another host, or any claim
-// after the lease lapsed, even by the same host) makes it one greater.
+// keeps it, and every other winning claim makes it one greater, whether
+// another host takes over or the same host returns after its lease lapsed.
 //
 // The incarnation is the one generation number in fencelab not minted from
 // the shared lease_tokens counter, on purpose: it counts the runs of one

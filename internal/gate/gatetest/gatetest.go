@@ -57,6 +57,39 @@ func (d *Destination) State() gate.State {
 	return s
 }
 
+// Arrival is one line of the destination's arrivals log: a request the
+// gate answered, and its answer.
+type Arrival struct {
+	Fence     int64
+	Operation string
+	Units     int64
+	Result    gate.Result
+}
+
+// Arrivals returns the arrivals log in the order the lines were written,
+// read through a connection no gate writes on.
+func (d *Destination) Arrivals() []Arrival {
+	d.TB.Helper()
+	rows, err := d.first.Query(context.Background(),
+		`SELECT fence, operation, units, result FROM arrivals ORDER BY seq`)
+	if err != nil {
+		d.TB.Fatalf("read the arrivals log: %v", err)
+	}
+	defer rows.Close()
+	var log []Arrival
+	for rows.Next() {
+		var a Arrival
+		if err := rows.Scan(&a.Fence, &a.Operation, &a.Units, &a.Result); err != nil {
+			d.TB.Fatalf("read the arrivals log: %v", err)
+		}
+		log = append(log, a)
+	}
+	if err := rows.Err(); err != nil {
+		d.TB.Fatalf("read the arrivals log: %v", err)
+	}
+	return log
+}
+
 // BreakArrivalsLog makes the destination refuse every new row of its
 // arrivals log, as a full disk or a broken log table would, and returns the
 // function that repairs it. Nothing else in the destination changes.
