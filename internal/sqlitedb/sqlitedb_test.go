@@ -101,3 +101,22 @@ func TestOpenEscapesThePath(t *testing.T) {
 	_, err := os.Stat(path)
 	assert.NilError(t, err, "the database must be at the path given")
 }
+
+// TestOpenHonoursItsContext: Open makes its first connection under the
+// caller's context, so a cancelled caller gets the cancellation back and
+// no file is created behind its back.
+func TestOpenHonoursItsContext(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "ledger.db")
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+
+	db, err := sqlitedb.Open(cancelled, path)
+	if err == nil {
+		db.Close()
+	}
+
+	assert.ErrorIs(t, err, context.Canceled, "Open with a cancelled context")
+	_, statErr := os.Stat(path)
+	assert.Check(t, errors.Is(statErr, os.ErrNotExist), "Open with a cancelled context created %s anyway (stat: %v)", path, statErr)
+}
