@@ -25,7 +25,7 @@ func TestRetryAfterApplyErrorAppliesOnce(t *testing.T) {
 	b := d.Gate(gate.Fence)
 	req := gate.Request{Fence: 2, Operation: "OP-1", Units: 4}
 	repair := d.BreakArrivalsLog()
-	out, err := b.Apply(ctx, req)
+	out, err := b.Apply(t.Context(), req)
 	if err == nil {
 		t.Fatalf("set-up: B's call with the arrivals log broken = %s and no error; want an error", out.Result)
 	}
@@ -48,7 +48,7 @@ func TestLogFailureKeepsRolledBackOutcome(t *testing.T) {
 	d := gatetest.New(t)
 	d.BreakArrivalsLog()
 
-	out, err := d.Gate(gate.FenceReceipt).Apply(ctx, failingB)
+	out, err := d.Gate(gate.FenceReceipt).Apply(t.Context(), failingB)
 
 	assert.Check(t, out.Result == gate.RolledBack,
 		"B's failing call with the arrivals log broken: got answer %q; want rolled_back, not lost behind the log's error (%v)", out.Result, err)

@@ -25,7 +25,7 @@ func TestStaleLeaseTokenCannotStartAttempt(t *testing.T) {
 	o.Clock.Set(20) // A's lease ran out at minute 15
 	current := actortest.Acquire(t, b, operator)
 
-	_, err := a.AcquireAttempt(ctx, "asg-1", stale)
+	_, err := a.AcquireAttempt(t.Context(), "asg-1", stale)
 	assert.Equal(t, actortest.Reason(t, err), actor.ActorLeaseLost,
 		"process A's attempt under stale lease token %d after B's takeover (token %d) was not refused as a lost lease",
 		stale.Token, current.Token)
@@ -37,6 +37,7 @@ func TestStaleLeaseTokenCannotStartAttempt(t *testing.T) {
 // stays current.
 func TestSecondAttemptOnOneAssignmentIsRefused(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	o := actortest.New(t, leaseMinutes)
 	o.Add(operator, "asg-1")
 	a := o.Process()
@@ -67,7 +68,7 @@ func TestSupersededAttemptCannotWriteTerminalState(t *testing.T) {
 	var relet actor.Lease
 	var retry actor.Attempt
 	o.Clock.Set(0)
-	_, err := a.RunAssignment(ctx, "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
+	_, err := a.RunAssignment(t.Context(), "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
 		o.Clock.Set(20) // the first run stalls past its lease (minute 15)
 		relet = actortest.Acquire(t, a, operator)
 		var err error

@@ -15,6 +15,7 @@ import (
 // whatever kind of claim minted either.
 func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	o := actortest.New(t, leaseMinutes)
 	o.Add(operator, "asg-1")
 	db := o.Connect()

@@ -20,6 +20,7 @@ import (
 // A's, not B's: the attempt is refused and nothing is recorded.
 func TestForeignLeaseTokenCannotStartAttempt(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	o := actortest.New(t, leaseMinutes)
 	o.Add(operator, "asg-1")
 	a, b := o.Process(), o.Process()
@@ -42,6 +43,7 @@ func TestForeignLeaseTokenCannotStartAttempt(t *testing.T) {
 // is left exactly as it was.
 func TestForeignLeaseTokenCannotReleaseLease(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	o := actortest.New(t, leaseMinutes)
 	a, b := o.Process(), o.Process()
 	held := actortest.Acquire(t, a, operator)

@@ -14,6 +14,7 @@ import (
 // releases, B acquires with a strictly greater token.
 func TestActorLeaseIsACompareAndSet(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	o := actortest.New(t, leaseMinutes)
 	a, b := o.Process(), o.Process()
 

@@ -28,7 +28,7 @@ func TestLostLeaseCannotWriteTerminalState(t *testing.T) {
 
 	var taken actor.Lease
 	o.Clock.Set(0)
-	_, err := a.RunAssignment(ctx, "asg-1", func(context.Context, actor.Assignment) (actor.State, error) {
+	_, err := a.RunAssignment(t.Context(), "asg-1", func(context.Context, actor.Assignment) (actor.State, error) {
 		o.Clock.Set(20) // A stalls past its lease (minute 15)
 		taken = actortest.Acquire(t, b, operator)
 		return actor.Completed, nil
@@ -69,7 +69,7 @@ func TestLostLeaseBeforeStartNeverInvokesProvider(t *testing.T) {
 	})
 	o.Clock.Set(0)
 	var invoked bool
-	_, err := a.RunAssignment(ctx, "asg-1", complete(&invoked))
+	_, err := a.RunAssignment(t.Context(), "asg-1", complete(&invoked))
 
 	assert.Assert(t, tookOver,
 		"process B never took over: process A began no transaction between recording its attempt and marking asg-1 RUNNING")

@@ -9,8 +9,6 @@ import (
 	"github.com/fencelab/fencelab/internal/actor"
 )
 
-var ctx = context.Background()
-
 // The actor every test works for, and how long its leases last.
 const (
 	operator     = "operator-course"

@@ -24,7 +24,7 @@ func TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns(t *testing.T) {
 
 	var bErr error
 	var bInvoked bool
-	runA, err := a.RunAssignment(ctx, "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
+	runA, err := a.RunAssignment(t.Context(), "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
 		_, bErr = b.RunAssignment(ctx, "asg-2", complete(&bInvoked))
 		return actor.Completed, nil
 	})
@@ -50,7 +50,7 @@ func TestOrdinaryPathCannotBypassActorLease(t *testing.T) {
 	held := actortest.Acquire(t, a, operator)
 
 	var invoked bool
-	_, err := b.RunAssignment(ctx, "asg-1", complete(&invoked))
+	_, err := b.RunAssignment(t.Context(), "asg-1", complete(&invoked))
 
 	assert.Check(t, cmp.Equal(actortest.Reason(t, err), actor.ActorLeaseHeld),
 		"process B's ordinary run of asg-1 while process A holds the operator's lease (token %d) was not refused as held", held.Token)
@@ -85,7 +85,7 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 	}, {
 		name: "assignment_finished",
 		before: func(t *testing.T, o *actortest.Ledger) {
-			run, err := o.Process().RunAssignment(ctx, "asg-1", states(actor.Completed, nil))
+			run, err := o.Process().RunAssignment(t.Context(), "asg-1", states(actor.Completed, nil))
 			if err != nil || run.State != actor.Completed {
 				t.Fatalf("first run of asg-1 = %v, %v; want COMPLETED", run.State, err)
 			}
@@ -100,13 +100,13 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 				tc.before(t, o)
 			}
 			p := o.Process()
-			run := runRecovering(p, "asg-1", tc.provider)
+			run := runRecovering(t.Context(), p, "asg-1", tc.provider)
 
 			left := o.CurrentLease(operator)
 			assert.Check(t, cmp.Equal(left.Holder, ""),
 				"after a run that ended %s, the operator's lease is still held (token %d, until minute %d): the actor is stranded",
 				run, left.Token, left.ExpiresAt)
-			_, err := o.Process().AcquireLease(ctx, operator)
+			_, err := o.Process().AcquireLease(t.Context(), operator)
 			assert.Check(t, cmp.Equal(actortest.Reason(t, err), actortest.Granted),
 				"the next process could not acquire the operator's lease after a run that ended %s", run)
 		})
@@ -120,7 +120,7 @@ func states(state actor.State, err error) actor.Provider {
 
 // runRecovering runs id and describes how the run ended: the refusal
 // reason, the terminal state, or "panic".
-func runRecovering(p *actor.Process, id string, provider actor.Provider) (ended string) {
+func runRecovering(ctx context.Context, p *actor.Process, id string, provider actor.Provider) (ended string) {
 	defer func() {
 		if recover() != nil {
 			ended = "panic"

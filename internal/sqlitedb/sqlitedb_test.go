@@ -13,10 +13,9 @@ import (
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
-var ctx = context.Background()
-
 // newTable returns a database with one empty table t(v).
 func newTable(t *testing.T) *sqlitedb.DB {
+	ctx := t.Context()
 	t.Helper()
 	db := sqlitedbtest.Open(t, filepath.Join(t.TempDir(), "t.db"))
 	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
@@ -30,13 +29,14 @@ func newTable(t *testing.T) *sqlitedb.DB {
 func rows(t *testing.T, db *sqlitedb.DB) int {
 	t.Helper()
 	var n int
-	assert.NilError(t, db.QueryRow(ctx, `SELECT COUNT(*) FROM t`).Scan(&n))
+	assert.NilError(t, db.QueryRow(t.Context(), `SELECT COUNT(*) FROM t`).Scan(&n))
 	return n
 }
 
 // TestImmediateCommitsOnNil: what fn wrote is committed when it returns nil.
 func TestImmediateCommitsOnNil(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	db := newTable(t)
 	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO t VALUES (1)`)
@@ -50,6 +50,7 @@ func TestImmediateCommitsOnNil(t *testing.T) {
 // transaction wrote back, and the caller gets fn's own error to switch on.
 func TestImmediateRollsBackAndReturnsFnError(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	db := newTable(t)
 	refused := errors.New("refused")
 	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
@@ -66,6 +67,7 @@ func TestImmediateRollsBackAndReturnsFnError(t *testing.T) {
 // back, and the database stays usable.
 func TestImmediateRollsBackOnPanic(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	db := newTable(t)
 	func() {
 		defer func() { _ = recover() }()
@@ -88,6 +90,7 @@ func TestImmediateRollsBackOnPanic(t *testing.T) {
 // TMPDIR) still opens exactly that file, not a truncated name.
 func TestOpenEscapesThePath(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	dir := filepath.Join(t.TempDir(), "we?ird#dir")
 	assert.NilError(t, os.Mkdir(dir, 0o700))
 	path := filepath.Join(dir, "ledger.db")

@@ -5,7 +5,6 @@
 package actortest
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -31,7 +30,7 @@ func New(tb testing.TB, lease int64) *Ledger {
 	tb.Helper()
 	l := &Ledger{TB: tb, Path: filepath.Join(tb.TempDir(), "ledger.db"), Clock: new(clock.Logical), Lease: lease}
 	db := l.Connect()
-	if err := actor.CreateSchema(context.Background(), db); err != nil {
+	if err := actor.CreateSchema(tb.Context(), db); err != nil {
 		tb.Fatalf("create actor schema: %v", err)
 	}
 	l.admin = actor.Open(db, l.Clock, lease)
@@ -55,7 +54,7 @@ func (l *Ledger) Process() *actor.Process {
 func (l *Ledger) Add(actorName string, ids ...string) {
 	l.TB.Helper()
 	for _, id := range ids {
-		if err := l.admin.AddAssignment(context.Background(), id, actorName); err != nil {
+		if err := l.admin.AddAssignment(l.TB.Context(), id, actorName); err != nil {
 			l.TB.Fatalf("add %s for %s: %v", id, actorName, err)
 		}
 	}
@@ -64,7 +63,7 @@ func (l *Ledger) Add(actorName string, ids ...string) {
 // Assignment returns an assignment's committed state.
 func (l *Ledger) Assignment(id string) actor.Assignment {
 	l.TB.Helper()
-	a, err := l.admin.Assignment(context.Background(), id)
+	a, err := l.admin.Assignment(l.TB.Context(), id)
 	if err != nil {
 		l.TB.Fatalf("read %s: %v", id, err)
 	}
@@ -74,7 +73,7 @@ func (l *Ledger) Assignment(id string) actor.Assignment {
 // CurrentLease returns actorName's committed lease.
 func (l *Ledger) CurrentLease(actorName string) actor.Lease {
 	l.TB.Helper()
-	lease, err := l.admin.CurrentLease(context.Background(), actorName)
+	lease, err := l.admin.CurrentLease(l.TB.Context(), actorName)
 	if err != nil {
 		l.TB.Fatalf("read the lease of %s: %v", actorName, err)
 	}
@@ -85,7 +84,7 @@ func (l *Ledger) CurrentLease(actorName string) actor.Lease {
 // wins.
 func Acquire(tb testing.TB, p *actor.Process, actorName string) actor.Lease {
 	tb.Helper()
-	l, err := p.AcquireLease(context.Background(), actorName)
+	l, err := p.AcquireLease(tb.Context(), actorName)
 	if err != nil {
 		tb.Fatalf("process %s acquires %s: %v; want a win", p.ID(), actorName, err)
 	}

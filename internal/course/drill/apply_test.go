@@ -123,7 +123,7 @@ func TestApplyRefusesAFileWithUncommittedChanges(t *testing.T) {
 	original := readTarget(t, root)
 
 	tool := &Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}
-	err = tool.apply(ctx, []string{"ceiling-off-by-one"})
+	err = tool.apply(t.Context(), []string{"ceiling-off-by-one"})
 	assert.Check(t, errors.Is(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
 	assert.Check(t, cmp.Equal(readTarget(t, root), original), "a refused apply must not touch the file")
 	_, ok, _ := readApplied(root)

@@ -5,7 +5,6 @@ package drill
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -17,8 +16,6 @@ import (
 
 	"gotest.tools/v3/assert"
 )
-
-var ctx = context.Background()
 
 // fixtureRoot is the fixture module's root.
 func fixtureRoot(t testing.TB) string {
@@ -49,7 +46,7 @@ func runTool(t testing.TB, root string, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	tool := &Tool{Root: root, Stdout: &stdout, Stderr: &stderr, Timeout: fixtureTimeout}
-	code := tool.Run(ctx, args)
+	code := tool.Run(t.Context(), args)
 	return code, stdout.String(), stderr.String()
 }
 
@@ -111,7 +108,7 @@ func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
 	_, cat, err := tool.catalog()
 	assert.NilError(t, err)
 
-	rep, err := tool.Check(ctx, cat.Chapters, Progress{})
+	rep, err := tool.Check(t.Context(), cat.Chapters, Progress{})
 	assert.NilError(t, err)
 
 	type want struct {

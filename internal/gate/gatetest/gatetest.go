@@ -4,7 +4,6 @@
 package gatetest
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -27,7 +26,7 @@ func New(tb testing.TB) *Destination {
 	tb.Helper()
 	d := &Destination{TB: tb, Path: filepath.Join(tb.TempDir(), "destination.db")}
 	d.first = d.Connect()
-	if err := gate.CreateSchema(context.Background(), d.first); err != nil {
+	if err := gate.CreateSchema(tb.Context(), d.first); err != nil {
 		tb.Fatalf("create destination schema: %v", err)
 	}
 	return d
@@ -50,7 +49,7 @@ func (d *Destination) Gate(contract gate.Contract) *gate.Gate {
 // connection no gate writes on.
 func (d *Destination) State() gate.State {
 	d.TB.Helper()
-	s, err := gate.Open(d.first, gate.None).State(context.Background())
+	s, err := gate.Open(d.first, gate.None).State(d.TB.Context())
 	if err != nil {
 		d.TB.Fatalf("%v", err)
 	}
@@ -74,8 +73,9 @@ func (d *Destination) BreakArrivalsLog() (repair func()) {
 // of its own.
 func (d *Destination) exec(stmt string) {
 	d.TB.Helper()
-	err := d.first.Immediate(context.Background(), func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(context.Background(), stmt)
+	ctx := d.TB.Context()
+	err := d.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, stmt)
 		return err
 	})
 	if err != nil {
@@ -87,7 +87,7 @@ func (d *Destination) exec(stmt string) {
 // error instead of an answer.
 func Apply(tb testing.TB, g *gate.Gate, req gate.Request) gate.Outcome {
 	tb.Helper()
-	out, err := g.Apply(context.Background(), req)
+	out, err := g.Apply(tb.Context(), req)
 	if err != nil {
 		tb.Fatalf("Apply(fence %d, %s, %d units) = error %v; want an answer", req.Fence, req.Operation, req.Units, err)
 	}

@@ -5,7 +5,6 @@
 package sessiontest
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -32,7 +31,7 @@ func New(tb testing.TB, leases session.Leases) *Ledger {
 	tb.Helper()
 	l := &Ledger{TB: tb, Path: filepath.Join(tb.TempDir(), "sessions.db"), Clock: new(clock.Logical), Leases: leases}
 	db := l.Connect()
-	if err := session.CreateSchema(context.Background(), db); err != nil {
+	if err := session.CreateSchema(tb.Context(), db); err != nil {
 		tb.Fatalf("create session schema: %v", err)
 	}
 	l.first = session.Open(db, l.Clock, leases)
@@ -71,7 +70,7 @@ func (g Generation) String() string { return fmt.Sprintf("%s/incarnation %d", g.
 // in the order they committed; an empty list, not nil, when none did.
 func (l *Ledger) Completions(id string) []Generation {
 	l.TB.Helper()
-	done, err := l.first.Completions(context.Background(), id)
+	done, err := l.first.Completions(l.TB.Context(), id)
 	if err != nil {
 		l.TB.Fatalf("read completions of %s: %v", id, err)
 	}
@@ -94,7 +93,7 @@ type Kiosk struct {
 func (k *Kiosk) Claim(id string) session.Claim {
 	k.TB.Helper()
 	k.Alive()
-	c, err := k.Store.Claim(context.Background(), id, k.Name)
+	c, err := k.Store.Claim(k.TB.Context(), id, k.Name)
 	if err != nil {
 		k.TB.Fatalf("%s claims %s: %v; want a win", k.Name, id, err)
 	}
@@ -104,7 +103,7 @@ func (k *Kiosk) Claim(id string) session.Claim {
 // Alive renews the kiosk's host lease, failing the test if it cannot.
 func (k *Kiosk) Alive() {
 	k.TB.Helper()
-	if _, err := k.Store.RenewHost(context.Background(), k.Name); err != nil {
+	if _, err := k.Store.RenewHost(k.TB.Context(), k.Name); err != nil {
 		k.TB.Fatalf("%s renews its host lease: %v", k.Name, err)
 	}
 }
@@ -118,7 +117,7 @@ const Committed session.Reason = "committed"
 // the test on an error that is not a refusal.
 func (k *Kiosk) Finish(c session.Claim) session.Reason {
 	k.TB.Helper()
-	err := k.Store.FinishSession(context.Background(), c, "order from "+k.Name)
+	err := k.Store.FinishSession(k.TB.Context(), c, "order from "+k.Name)
 	if err == nil {
 		return Committed
 	}
