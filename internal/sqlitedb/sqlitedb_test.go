@@ -3,6 +3,7 @@ package sqlitedb_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -122,4 +123,32 @@ func TestOpenHonoursItsContext(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled, "Open with a cancelled context")
 	_, statErr := os.Stat(path)
 	assert.Check(t, errors.Is(statErr, os.ErrNotExist), "Open with a cancelled context created %s anyway (stat: %v)", path, statErr)
+}
+
+// TestImmediateReportsAFailedRollback: a trigger that raises ROLLBACK ends
+// the whole transaction from inside fn's statement, so the ROLLBACK
+// Immediate runs for fn's error finds no transaction and fails. The caller
+// gets both: fn's error, and ErrRollbackFailed saying the rollback it
+// relied on did not happen as decided.
+func TestImmediateReportsAFailedRollback(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db := newTable(t)
+	assert.NilError(t, db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, `CREATE TRIGGER t_ends_transaction BEFORE INSERT ON t
+			BEGIN SELECT RAISE(ROLLBACK, 'this trigger ends the transaction'); END`)
+		return err
+	}))
+	refused := errors.New("refused")
+
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO t VALUES (1)`); err != nil {
+			return fmt.Errorf("%w: %w", refused, err)
+		}
+		return nil
+	})
+
+	assert.ErrorIs(t, err, refused, "Immediate after fn failed and its ROLLBACK failed too: want fn's error still there")
+	assert.ErrorIs(t, err, sqlitedb.ErrRollbackFailed, "Immediate after fn failed and its ROLLBACK failed too: want the failed rollback reported")
+	assert.Equal(t, rows(t, db), 0, "rows after a transaction its own trigger rolled back")
 }
