@@ -2,6 +2,7 @@ package weakening
 
 import (
 	"errors"
+	"regexp/syntax"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -92,4 +93,19 @@ func TestValidateEnforcesTheCatalogRules(t *testing.T) {
 			assert.Check(t, errors.Is(err, ErrMalformed), "Validate() with %s = %v; want ErrMalformed", tc.name, err)
 		})
 	}
+}
+
+// TestValidateKeepsTheCauseReachable: a malformed entry's error wraps both
+// ErrMalformed and the error that made it malformed, so a caller can ask
+// about either (here, the expect pattern's own syntax error).
+func TestValidateKeepsTheCauseReachable(t *testing.T) {
+	t.Parallel()
+	w := &Weakening{Name: "good-name", Path: "p", Summary: "s", File: "internal/a/a.go",
+		Tests: []string{"TestA"}, Expect: "(", Edits: []Edit{{Before: "a\n", After: "b\n"}}}
+
+	err := w.Validate()
+
+	assert.ErrorIs(t, err, ErrMalformed, "Validate() with expect %q", w.Expect)
+	var cause *syntax.Error
+	assert.Check(t, errors.As(err, &cause), "Validate() with expect %q = %v; want the pattern's *syntax.Error reachable through it", w.Expect, err)
 }
