@@ -4,7 +4,6 @@ package rollback
 // destination committed into an error, or hide an answer behind one.
 
 import (
-	"errors"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -52,6 +51,6 @@ func TestLogFailureKeepsRolledBackOutcome(t *testing.T) {
 
 	assert.Check(t, out.Result == gate.RolledBack,
 		"B's failing call with the arrivals log broken: got answer %q; want rolled_back, not lost behind the log's error (%v)", out.Result, err)
-	assert.Check(t, errors.Is(err, gate.ErrNotLogged),
+	assert.Check(t, cmp.ErrorIs(err, gate.ErrNotLogged),
 		"B's failing call with the arrivals log broken: error %v; want gate.ErrNotLogged, which says the answer stands", err)
 }

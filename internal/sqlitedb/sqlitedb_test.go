@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
@@ -60,7 +61,7 @@ func TestImmediateRollsBackAndReturnsFnError(t *testing.T) {
 		}
 		return refused
 	})
-	assert.Assert(t, errors.Is(err, refused), "Immediate returned %v; want fn's error", err)
+	assert.ErrorIs(t, err, refused, "Immediate after fn returned an error: want fn's error")
 	assert.Equal(t, rows(t, db), 0, "rows after a transaction that returned an error: its write must roll back")
 }
 
@@ -122,7 +123,7 @@ func TestOpenHonoursItsContext(t *testing.T) {
 
 	assert.ErrorIs(t, err, context.Canceled, "Open with a cancelled context")
 	_, statErr := os.Stat(path)
-	assert.Check(t, errors.Is(statErr, os.ErrNotExist), "Open with a cancelled context created %s anyway (stat: %v)", path, statErr)
+	assert.Check(t, cmp.ErrorIs(statErr, os.ErrNotExist), "Open with a cancelled context created %s anyway (stat: %v)", path, statErr)
 }
 
 // TestImmediateReportsAFailedRollback: a trigger that raises ROLLBACK ends

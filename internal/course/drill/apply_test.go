@@ -1,7 +1,6 @@
 package drill
 
 import (
-	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +9,7 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/fs"
 )
 
 // target is the file the fixture's weakenings edit.
@@ -38,9 +38,9 @@ func TestApplyThenRestoreLeavesTheTreeByteIdentical(t *testing.T) {
 	code, stdout, stderr = runTool(t, root, "restore")
 	assert.Assert(t, cmp.Equal(code, 0), "restore: %s", stderr)
 	assert.Check(t, cmp.Equal(stdout, "restored internal/counter/counter.go (undid ceiling-off-by-one)\n"))
-	assert.DeepEqual(t, snapshot(t, root), before) // byte-identical, no state file left
+	assert.Assert(t, fs.Equal(root, before), "apply then restore must leave the tree byte-identical, with no state file left")
 	_, err := os.Stat(filepath.Join(root, StateDir))
-	assert.Check(t, errors.Is(err, os.ErrNotExist), "restore must remove its empty %s folder: %v", StateDir, err)
+	assert.Check(t, cmp.ErrorIs(err, os.ErrNotExist), "restore must remove its empty %s folder: %v", StateDir, err)
 }
 
 func TestRestoreWithNothingAppliedChangesNothing(t *testing.T) {
@@ -50,7 +50,7 @@ func TestRestoreWithNothingAppliedChangesNothing(t *testing.T) {
 	code, stdout, _ := runTool(t, root, "restore")
 	assert.Check(t, cmp.Equal(code, 0))
 	assert.Check(t, cmp.Equal(stdout, "nothing to restore: drill apply has not changed any file\n"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "restore with nothing applied must change nothing")
 }
 
 func TestRestoreRefusesToLoseEditsMadeAfterApply(t *testing.T) {
@@ -82,7 +82,7 @@ func TestRestoreForgetsAnApplyUndoneByHand(t *testing.T) {
 	code, stdout, _ := runTool(t, root, "restore")
 	assert.Check(t, cmp.Equal(code, 0))
 	assert.Check(t, cmp.Contains(stdout, "already holds its original content"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "restore after the apply was undone by hand must leave the tree as it was")
 }
 
 func TestApplyRefusesASecondWeakening(t *testing.T) {
@@ -105,7 +105,7 @@ func TestApplyRefusesAStaleWeakening(t *testing.T) {
 	code, _, stderr := runTool(t, root, "apply", "stale-before")
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Equal(stderr, "drill apply: stale-before no longer applies: before-text not found in internal/counter/counter.go (edit 1)\n"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "a refused apply must leave the tree as it was")
 }
 
 func TestApplyRefusesAFileWithUncommittedChanges(t *testing.T) {
@@ -124,7 +124,7 @@ func TestApplyRefusesAFileWithUncommittedChanges(t *testing.T) {
 
 	tool := &Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}
 	err = tool.apply(t.Context(), []string{"ceiling-off-by-one"})
-	assert.Check(t, errors.Is(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
+	assert.Check(t, cmp.ErrorIs(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
 	assert.Check(t, cmp.Equal(readTarget(t, root), original), "a refused apply must not touch the file")
 	_, ok, _ := readApplied(root)
 	assert.Check(t, !ok, "a refused apply must not record anything")

@@ -54,7 +54,7 @@ func TestParseRefusesMalformedEntries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse("chapters/ch09_x/weakenings/w.txtar", []byte(tc.text))
-			assert.Check(t, errors.Is(err, ErrMalformed), "Parse(%s) = %v; want ErrMalformed", tc.name, err)
+			assert.Check(t, cmp.ErrorIs(err, ErrMalformed), "Parse(%s) = %v; want ErrMalformed", tc.name, err)
 		})
 	}
 }
@@ -90,7 +90,7 @@ func TestValidateEnforcesTheCatalogRules(t *testing.T) {
 			w := ok()
 			tc.spoil(w)
 			err := w.Validate()
-			assert.Check(t, errors.Is(err, ErrMalformed), "Validate() with %s = %v; want ErrMalformed", tc.name, err)
+			assert.Check(t, cmp.ErrorIs(err, ErrMalformed), "Validate() with %s = %v; want ErrMalformed", tc.name, err)
 		})
 	}
 }
