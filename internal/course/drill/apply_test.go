@@ -3,7 +3,6 @@ package drill
 import (
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -24,7 +23,7 @@ func readTarget(t *testing.T, root string) string {
 
 func TestApplyThenRestoreLeavesTheTreeByteIdentical(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	original := readTarget(t, root)
 
@@ -55,7 +54,7 @@ func TestRestoreWithNothingAppliedChangesNothing(t *testing.T) {
 
 func TestRestoreRefusesToLoseEditsMadeAfterApply(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, stderr := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0), "apply: %s", stderr)
 	mine := readTarget(t, root) + "\n// the learner's own note\n"
@@ -72,7 +71,7 @@ func TestRestoreRefusesToLoseEditsMadeAfterApply(t *testing.T) {
 
 func TestRestoreForgetsAnApplyUndoneByHand(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	original := readTarget(t, root)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
@@ -87,7 +86,7 @@ func TestRestoreForgetsAnApplyUndoneByHand(t *testing.T) {
 
 func TestApplyRefusesASecondWeakening(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0))
 	weakened := readTarget(t, root)
@@ -100,7 +99,7 @@ func TestApplyRefusesASecondWeakening(t *testing.T) {
 
 func TestApplyRefusesAStaleWeakening(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	code, _, stderr := runTool(t, root, "apply", "stale-before")
 	assert.Check(t, cmp.Equal(code, 1))
@@ -110,29 +109,46 @@ func TestApplyRefusesAStaleWeakening(t *testing.T) {
 
 func TestApplyRefusesAFileWithUncommittedChanges(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	root := copyFixture(t)
 	// A fresh repository with nothing committed: every file is untracked,
 	// which is an uncommitted change as far as restore's safety goes.
-	init := exec.Command("git", "init", "-q", ".")
-	init.Dir = root
-	out, err := init.CombinedOutput()
-	assert.NilError(t, err, "git init: %s", out)
+	git(t, root, "init", "-q", ".")
 	original := readTarget(t, root)
 
 	tool := &Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}
-	err = tool.apply(t.Context(), []string{"ceiling-off-by-one"})
+	err := tool.apply(t.Context(), []string{"ceiling-off-by-one"})
 	assert.Check(t, cmp.ErrorIs(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
 	assert.Check(t, cmp.Equal(readTarget(t, root), original), "a refused apply must not touch the file")
 	_, ok, _ := readApplied(root)
 	assert.Check(t, !ok, "a refused apply must not record anything")
 }
 
+// TestApplyRefusesOutsideAGitCheckout: where git cannot say what is
+// uncommitted (here: the tree is no git checkout), apply does not guess.
+// It refuses in one line that says the guard needs git and what git said,
+// and points to try, which needs no git; nothing in the tree changes.
+func TestApplyRefusesOutsideAGitCheckout(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	root := copyFixture(t)
+	before := snapshot(t, root)
+
+	code, stdout, stderr := runTool(t, root, "apply", "ceiling-off-by-one")
+
+	assert.Check(t, cmp.Equal(code, 1), "drill apply outside a git checkout: exit status")
+	assert.Check(t, cmp.Equal(stdout, ""), "a refused apply prints nothing on stdout")
+	assert.Check(t, cmp.Regexp(`^drill apply: the uncommitted-changes guard needs git, and git status failed: fatal: not a git repository[^\n]*; 'go run ./tools/drill try ceiling-off-by-one' needs no git and never writes your files\n$`, stderr),
+		"drill apply outside a git checkout must refuse in one line saying why")
+	assert.Assert(t, fs.Equal(root, before), "a refused apply must leave the tree as it was")
+
+	err := (&Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}).apply(t.Context(), []string{"ceiling-off-by-one"})
+	assert.Check(t, cmp.ErrorIs(err, ErrNoGit), "apply outside a git checkout = %v; want ErrNoGit", err)
+}
+
 func TestCheckRefusesWhileAWeakeningIsApplied(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0))
 	code, stdout, stderr := runTool(t, root, "check")

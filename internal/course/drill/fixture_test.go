@@ -6,6 +6,7 @@ package drill
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,6 +99,40 @@ func copyFixture(t testing.TB) string {
 		t.Fatalf("copy the fixture module: %v", err)
 	}
 	return dst
+}
+
+// committedFixture is copyFixture made a git checkout with every file
+// committed: a tree drill apply is willing to edit.
+func committedFixture(t testing.TB) string {
+	t.Helper()
+	needGit(t)
+	root := copyFixture(t)
+	git(t, root, "init", "-q", ".")
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "the fixture, committed")
+	return root
+}
+
+// needGit skips t where git is not installed: drill apply refuses to edit
+// anything without it.
+func needGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed, and drill apply needs it")
+	}
+}
+
+// git runs git with args in dir, away from the user's and the system's git
+// configuration, and fails the test if git fails.
+func git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=drill test", "-c", "user.email=drill@example.invalid",
+		"-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
 }
 
 func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
