@@ -13,6 +13,21 @@ import (
 	"github.com/fencelab/fencelab/internal/gate/gatetest"
 )
 
+// TestRolledBackCallIsLoggedButCommitsNothing: the arrivals log keeps B's
+// rolled-back call, fence 2 answered rolled_back, in a line of its own,
+// and writing that line commits nothing of the call: the destination's
+// mark, units and receipts stay where they were. The log says what the
+// destination received; the mark says what it committed.
+func TestRolledBackCallIsLoggedButCommitsNothing(t *testing.T) {
+	t.Parallel()
+	d, _ := afterRollback(t)
+
+	assert.Check(t, cmp.DeepEqual(d.Arrivals(), []gate.Arrival{{Fence: 2, Operation: "OP-1", Units: 4, Result: gate.RolledBack}}),
+		"arrivals log after B's fence-2 call rolled back: want exactly its line, answered rolled_back; the log must keep a call the destination did not commit")
+	assert.Check(t, cmp.Equal(d.State(), gate.State{}),
+		"committed destination after B's rolled-back call was logged: want the committed mark still 0, no units, no receipt; logging the call must not commit it")
+}
+
 // TestRetryAfterApplyErrorAppliesOnce: an error from Apply means nothing
 // committed, so a caller may retry even under the fence contract, which
 // has no receipts to catch a repeat. B's first call meets a broken arrivals

@@ -56,6 +56,17 @@ func (d *Destination) State() gate.State {
 	return s
 }
 
+// Arrivals returns the destination's committed arrivals log, oldest line
+// first, read through a connection no gate writes on.
+func (d *Destination) Arrivals() []gate.Arrival {
+	d.TB.Helper()
+	log, err := gate.Open(d.first, gate.None).Arrivals(d.TB.Context())
+	if err != nil {
+		d.TB.Fatalf("%v", err)
+	}
+	return log
+}
+
 // BreakArrivalsLog makes the destination refuse every new row of its
 // arrivals log, as a full disk or a broken log table would, and returns the
 // function that repairs it. Nothing else in the destination changes.
