@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0
 	gotest.tools/v3 v3.5.2
 	modernc.org/sqlite v1.62.0
@@ -16,7 +17,6 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	modernc.org/libc v1.80.1 // indirect

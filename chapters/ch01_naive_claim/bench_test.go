@@ -15,6 +15,7 @@ import (
 // is its own BEGIN IMMEDIATE transaction in both, so the difference is the
 // cost of fencing. Compare the two ns/op: `make bench`.
 func BenchmarkCycle(b *testing.B) {
+	ctx := b.Context()
 	b.Run("naive", func(b *testing.B) {
 		l := mailboxtest.New(b)
 		db := l.Connect()

@@ -1,7 +1,6 @@
 package naiveclaim
 
 import (
-	"context"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -12,13 +11,12 @@ import (
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
-var ctx = context.Background()
-
 // TestReadThenWriteLetsBothWorkersBelieve shows the bug: two workers on
 // separate connections both read msg-1 before either writes, both decide
 // to claim, and both writes succeed. Two believers, one owner on disk.
 func TestReadThenWriteLetsBothWorkersBelieve(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l := mailboxtest.New(t)
 	l.Add("msg-1", "Restock vanilla")
 	workers := []struct {
@@ -51,6 +49,7 @@ func TestReadThenWriteLetsBothWorkersBelieve(t *testing.T) {
 // the one on disk.
 func TestCompareAndSetAdmitsOneOwner(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l := mailboxtest.New(t)
 	l.Add("msg-1", "Restock vanilla")
 	a, b := l.Mailbox(mailbox.NoLease), l.Mailbox(mailbox.NoLease)
@@ -83,7 +82,7 @@ func TestRefusedClaimSaysNotClaimable(t *testing.T) {
 	l.Add("msg-1", "Restock vanilla")
 	mailboxtest.Claim(t, l.Mailbox(mailbox.NoLease), "msg-1", "worker-a")
 
-	_, err := l.Mailbox(mailbox.NoLease).Claim(ctx, "msg-1", "worker-b")
+	_, err := l.Mailbox(mailbox.NoLease).Claim(t.Context(), "msg-1", "worker-b")
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable,
 		"Claim(msg-1, worker-b) while worker-a owns it: want refused not_claimable")
@@ -93,6 +92,7 @@ func TestRefusedClaimSaysNotClaimable(t *testing.T) {
 // business; not even its last owner can claim it again.
 func TestDoneMessageCannotBeClaimedAgain(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l := mailboxtest.New(t)
 	l.Add("msg-1", "Restock vanilla")
 	box := l.Mailbox(mailbox.NoLease)

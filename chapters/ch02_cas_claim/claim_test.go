@@ -3,7 +3,6 @@
 package casclaim
 
 import (
-	"context"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -11,8 +10,6 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
-
-var ctx = context.Background()
 
 // TestTokenNeverIssuedCannotComplete: completing with a token the worker
 // was never issued is refused as stale and leaves the message claimed.
@@ -24,7 +21,7 @@ func TestTokenNeverIssuedCannotComplete(t *testing.T) {
 	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
 
 	forged := won.Token + 98
-	err := box.Complete(ctx, "msg-1", "worker-a", forged)
+	err := box.Complete(t.Context(), "msg-1", "worker-a", forged)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"Complete(msg-1, token %d) with a token never issued (worker-a holds %d): want refused stale_token", forged, won.Token)
@@ -43,7 +40,7 @@ func TestNewerTokenThanIssuedCannotComplete(t *testing.T) {
 	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
 	newer := mailboxtest.Claim(t, box, "msg-2", "worker-a").Token
 
-	err := box.Complete(ctx, "msg-1", "worker-a", newer)
+	err := box.Complete(t.Context(), "msg-1", "worker-a", newer)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"Complete(msg-1, token %d) where msg-1 was issued token %d: want refused stale_token", newer, won.Token)
@@ -60,7 +57,7 @@ func TestHoldersTokenDoesNotCompleteForAnotherWorker(t *testing.T) {
 	box := l.Mailbox(mailbox.NoLease)
 	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
 
-	err := box.Complete(ctx, "msg-1", "worker-b", won.Token)
+	err := box.Complete(t.Context(), "msg-1", "worker-b", won.Token)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"Complete(msg-1, worker-b, worker-a's token %d): want refused stale_token", won.Token)
@@ -77,7 +74,7 @@ func TestRefusedClaimBurnsNoToken(t *testing.T) {
 	mailboxtest.Claim(t, l.Mailbox(mailbox.NoLease), "msg-1", "worker-a")
 	before := l.Minted()
 
-	_, err := l.Mailbox(mailbox.NoLease).Claim(ctx, "msg-1", "worker-b")
+	_, err := l.Mailbox(mailbox.NoLease).Claim(t.Context(), "msg-1", "worker-b")
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.NotClaimable,
 		"Claim(msg-1, worker-b) while worker-a owns it: want refused not_claimable")

@@ -3,7 +3,6 @@
 package leasedclaim
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -12,8 +11,6 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
-
-var ctx = context.Background()
 
 // lease is the chapter's lease length, in logical minutes.
 const lease = 15
@@ -37,7 +34,7 @@ func TestRetryInsideLeaseKeepsToken(t *testing.T) {
 	minted := l.Minted()
 
 	l.Clock.Set(5)
-	again, err := box.Claim(ctx, "msg-2", "worker-a")
+	again, err := box.Claim(t.Context(), "msg-2", "worker-a")
 
 	assert.NilError(t, err, "worker-a's retry at minute 5 inside its own lease")
 
@@ -55,7 +52,7 @@ func TestContenderRefusedWhileLeaseLive(t *testing.T) {
 	mailboxtest.Claim(t, box, "msg-2", "worker-a")
 
 	l.Clock.Set(10)
-	_, err := box.Claim(ctx, "msg-2", "worker-b")
+	_, err := box.Claim(t.Context(), "msg-2", "worker-b")
 
 	var r *mailbox.Refusal
 	assert.Assert(t, errors.As(err, &r), "Claim(msg-2, worker-b) at minute 10, inside worker-a's lease = %v; want a refusal", err)
@@ -86,6 +83,7 @@ func TestTakeoverAfterExpiryMintsGreaterToken(t *testing.T) {
 // the token its own claim returned. Refused; worker-b's token completes.
 func TestStaleHolderCannotCompleteAfterTakeover(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l, box := newMsg2(t)
 	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
 	l.Clock.Set(20)
@@ -111,7 +109,7 @@ func TestLapsedHolderCompletesWhenNobodyTookOver(t *testing.T) {
 	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
 
 	l.Clock.Set(40)
-	err := box.Complete(ctx, "msg-2", "worker-a", a.Token)
+	err := box.Complete(t.Context(), "msg-2", "worker-a", a.Token)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
 		"worker-a completing at minute 40 with token %d, still the current generation (lease lapsed at 15, no takeover)", a.Token)
@@ -132,7 +130,7 @@ func TestOwnExpiredLeaseIsANewGeneration(t *testing.T) {
 	assert.Assert(t, second.Token > first.Token,
 		"worker-a's claim at minute 16 after its own lease expired at 15 returned token %d; want greater than %d", second.Token, first.Token)
 	assert.Assert(t, !second.Renewed, "a claim after expiry must not be reported as a renewal")
-	err := box.Complete(ctx, "msg-2", "worker-a", first.Token)
+	err := box.Complete(t.Context(), "msg-2", "worker-a", first.Token)
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"the first generation's token %d completed msg-2 after generation %d began", first.Token, second.Token)
 }
@@ -141,6 +139,7 @@ func TestOwnExpiredLeaseIsANewGeneration(t *testing.T) {
 // for everyone: worker-b takes over at exactly 15, and at 14 it could not.
 func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l, box := newMsg2(t)
 	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
 

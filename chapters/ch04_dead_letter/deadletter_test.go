@@ -3,7 +3,6 @@
 package deadletter
 
 import (
-	"context"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -13,8 +12,6 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
 
-var ctx = context.Background()
-
 const lease = 15
 
 // failOnce claims msg for worker-a at the given minute and reports the
@@ -23,7 +20,7 @@ func failOnce(t testing.TB, l *mailboxtest.Ledger, box *mailbox.Mailbox, id stri
 	t.Helper()
 	l.Clock.Set(minute)
 	c := mailboxtest.Claim(t, box, id, "worker-a")
-	v, err := box.DeadLetter(ctx, id, c.Token)
+	v, err := box.DeadLetter(t.Context(), id, c.Token)
 	assert.NilError(t, err, "DeadLetter(%s, token %d) by the holder at minute %d", id, c.Token, minute)
 	return c.Token, v
 }
@@ -85,7 +82,7 @@ func TestDeadKeepsBodyAndHistory(t *testing.T) {
 	box := l.Mailbox(lease)
 	failTimes(t, l, box, "msg-3", mailbox.MaxRetries+1)
 
-	msg, err := box.Get(ctx, "msg-3")
+	msg, err := box.Get(t.Context(), "msg-3")
 
 	assert.NilError(t, err, "msg-3 after it was dead-lettered: want it kept, not deleted")
 	assert.Equal(t, msg.Body, "Call the supplier", "body of the DEAD message")
@@ -96,6 +93,7 @@ func TestDeadKeepsBodyAndHistory(t *testing.T) {
 // dead-letter with its last token, not a claim, not a completion.
 func TestDeadIsTerminal(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l := mailboxtest.New(t)
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
@@ -116,6 +114,7 @@ func TestDeadIsTerminal(t *testing.T) {
 // failure report with its token must not send it back to NEW.
 func TestCompletedMessageCannotBeRetried(t *testing.T) {
 	t.Parallel()
+	ctx := t.Context()
 	l := mailboxtest.New(t)
 	l.Add("msg-3", "Call the supplier")
 	box := l.Mailbox(lease)
@@ -141,7 +140,7 @@ func TestStaleCopyCannotRetry(t *testing.T) {
 	l.Clock.Set(lease)
 	cur := mailboxtest.Claim(t, box, "msg-4", "worker-b")
 
-	v, err := box.DeadLetter(ctx, "msg-4", old.Token)
+	v, err := box.DeadLetter(t.Context(), "msg-4", old.Token)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"stale token %d retried msg-4 (verdict %q) after token %d was issued to worker-b", old.Token, v, cur.Token)
@@ -166,7 +165,7 @@ func TestStaleCopyCannotDeadLetter(t *testing.T) {
 	l.Clock.Set(200 + lease)
 	cur := mailboxtest.Claim(t, box, "msg-3", "worker-b")
 
-	v, err := box.DeadLetter(ctx, "msg-3", old.Token)
+	v, err := box.DeadLetter(t.Context(), "msg-3", old.Token)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.StaleToken,
 		"stale token %d dead-lettered msg-3 (verdict %q) after token %d was issued to worker-b", old.Token, v, cur.Token)
@@ -185,7 +184,7 @@ func TestUnclaimedMessageDeadLettersWithNoToken(t *testing.T) {
 	l.Add("msg-6", "Malformed order")
 	box := l.Mailbox(lease)
 
-	v, err := box.DeadLetter(ctx, "msg-6", mailbox.NoToken)
+	v, err := box.DeadLetter(t.Context(), "msg-6", mailbox.NoToken)
 
 	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
 		"DeadLetter(msg-6, NoToken) on a never-claimed message: want a retry, got a refusal (NULL = NULL is not true in SQL)")

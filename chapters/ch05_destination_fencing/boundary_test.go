@@ -37,7 +37,7 @@ func TestStaleFinishRefusedAfterEffectApplied(t *testing.T) {
 		t.Fatalf("set-up: A's call with fence %d to a fresh destination = %s; want applied", a.Fence, out.Result)
 	}
 
-	err := jobs.Queue(leaseTicks).Finish(ctx, "JOB-1", "A", a.Fence)
+	err := jobs.Queue(leaseTicks).Finish(t.Context(), "JOB-1", "A", a.Fence)
 
 	assert.Check(t, cmp.Equal(queuetest.Reason(t, err), queue.LeaseLost),
 		"A's finish with fence %d after B took JOB-1 over with fence %d: want it refused lease_lost, whatever A already did at the destination",

@@ -4,7 +4,6 @@
 package destinationfencing
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -14,8 +13,6 @@ import (
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/queue/queuetest"
 )
-
-var ctx = context.Background()
 
 // leaseTicks is the lease length of every queue test: claimed at tick 0,
 // a lease expires at tick 5.
@@ -58,7 +55,7 @@ func TestFinishWithOldFenceIsRefusedLeaseLost(t *testing.T) {
 	jobs.Clock.Set(old.ExpiresAt)
 	current := queuetest.Claim(t, jobs.Queue(leaseTicks), "JOB-1", "A")
 
-	err := jobs.Queue(leaseTicks).Finish(ctx, "JOB-1", "A", old.Fence)
+	err := jobs.Queue(leaseTicks).Finish(t.Context(), "JOB-1", "A", old.Fence)
 
 	assert.Check(t, cmp.Equal(queuetest.Reason(t, err), queue.LeaseLost),
 		"Finish(JOB-1, fence %d) after fence %d was issued: want stale fence %d refused lease_lost",

@@ -18,7 +18,7 @@ func TestReceiptReplaysWithoutSecondEffect(t *testing.T) {
 	d := gatetest.New(t)
 	gatetest.Apply(t, d.Gate(gate.FenceReceipt), gate.Request{Fence: 1, Operation: "OP-1", Units: 4})
 
-	out, err := d.Gate(gate.FenceReceipt).Apply(ctx, gate.Request{Fence: 2, Operation: "OP-1", Units: 4})
+	out, err := d.Gate(gate.FenceReceipt).Apply(t.Context(), gate.Request{Fence: 2, Operation: "OP-1", Units: 4})
 
 	assert.Check(t, err == nil && out.Result == gate.Replayed,
 		"B's retry of OP-1 with the same 4 units: got %q (error: %v); want replayed, with no second effect", out.Result, err)

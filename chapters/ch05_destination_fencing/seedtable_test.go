@@ -36,7 +36,7 @@ func TestSeedTable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			for n := int64(1); n <= 9; n++ {
-				rep, err := fencinglab.RunCase(ctx, t.TempDir(), tc.name, n)
+				rep, err := fencinglab.RunCase(t.Context(), t.TempDir(), tc.name, n)
 				assert.NilError(t, err, "fencing --case %s --units %d", tc.name, n)
 
 				assert.Check(t, cmp.Equal(arrivals(rep), tc.attempts),

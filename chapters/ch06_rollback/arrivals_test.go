@@ -1,12 +1,9 @@
 package rollback
 
-// These tests pin what the arrivals log is for, a record of what the
-// destination received, rolled-back calls included, and what it may never
-// do: turn an answer the destination committed into an error, or hide an
-// answer behind one.
+// These tests pin what the arrivals log may never do: turn an answer the
+// destination committed into an error, or hide an answer behind one.
 
 import (
-	"errors"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -16,17 +13,19 @@ import (
 	"github.com/fencelab/fencelab/internal/gate/gatetest"
 )
 
-// TestArrivalsLogKeepsRolledBackCall: B's fence-2 call rolled back, and
-// the committed destination forgot it. The arrivals log did not: it keeps
-// the call's line, fence 2, answered rolled_back. The log says what was
-// received; the mark says what was committed.
-func TestArrivalsLogKeepsRolledBackCall(t *testing.T) {
+// TestRolledBackCallIsLoggedButCommitsNothing: the arrivals log keeps B's
+// rolled-back call, fence 2 answered rolled_back, in a line of its own,
+// and writing that line commits nothing of the call: the destination's
+// mark, units and receipts stay where they were. The log says what the
+// destination received; the mark says what it committed.
+func TestRolledBackCallIsLoggedButCommitsNothing(t *testing.T) {
 	t.Parallel()
 	d, _ := afterRollback(t)
 
-	assert.Check(t, cmp.DeepEqual(d.Arrivals(), []gatetest.Arrival{
-		{Fence: 2, Operation: "OP-1", Units: 4, Result: gate.RolledBack},
-	}), "the arrivals log after B's fence-2 call rolled back: want that call's line, answered rolled_back, though the committed mark forgot it")
+	assert.Check(t, cmp.DeepEqual(d.Arrivals(), []gate.Arrival{{Fence: 2, Operation: "OP-1", Units: 4, Result: gate.RolledBack}}),
+		"arrivals log after B's fence-2 call rolled back: want exactly its line, answered rolled_back; the log must keep a call the destination did not commit")
+	assert.Check(t, cmp.Equal(d.State(), gate.State{}),
+		"committed destination after B's rolled-back call was logged: want the committed mark still 0, no units, no receipt; logging the call must not commit it")
 }
 
 // TestRetryAfterApplyErrorAppliesOnce: an error from Apply means nothing
@@ -40,7 +39,7 @@ func TestRetryAfterApplyErrorAppliesOnce(t *testing.T) {
 	b := d.Gate(gate.Fence)
 	req := gate.Request{Fence: 2, Operation: "OP-1", Units: 4}
 	repair := d.BreakArrivalsLog()
-	out, err := b.Apply(ctx, req)
+	out, err := b.Apply(t.Context(), req)
 	if err == nil {
 		t.Fatalf("set-up: B's call with the arrivals log broken = %s and no error; want an error", out.Result)
 	}
@@ -63,10 +62,10 @@ func TestLogFailureKeepsRolledBackOutcome(t *testing.T) {
 	d := gatetest.New(t)
 	d.BreakArrivalsLog()
 
-	out, err := d.Gate(gate.FenceReceipt).Apply(ctx, failingB)
+	out, err := d.Gate(gate.FenceReceipt).Apply(t.Context(), failingB)
 
 	assert.Check(t, out.Result == gate.RolledBack,
 		"B's failing call with the arrivals log broken: got answer %q; want rolled_back, not lost behind the log's error (%v)", out.Result, err)
-	assert.Check(t, errors.Is(err, gate.ErrNotLogged),
+	assert.Check(t, cmp.ErrorIs(err, gate.ErrNotLogged),
 		"B's failing call with the arrivals log broken: error %v; want gate.ErrNotLogged, which says the answer stands", err)
 }

@@ -4,7 +4,6 @@
 package rollback
 
 import (
-	"context"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -13,8 +12,6 @@ import (
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/gate/gatetest"
 )
-
-var ctx = context.Background()
 
 // failingB is B's first call in the fence-rollback story: fence 2, and the
 // controlled failure between the effect and the receipt insert.

@@ -19,7 +19,7 @@ import (
 func TestRollbackCaseMatchesSeedTable(t *testing.T) {
 	t.Parallel()
 	for n := int64(1); n <= 9; n++ {
-		rep, err := fencinglab.RunCase(ctx, t.TempDir(), "fence-rollback", n)
+		rep, err := fencinglab.RunCase(t.Context(), t.TempDir(), "fence-rollback", n)
 		assert.NilError(t, err, "fencing --case fence-rollback --units %d", n)
 		assert.Assert(t, cmp.Len(rep.Attempts, 3), "--units %d: destination calls: want B's, A's, B's retry", n)
 		b, a, retry := rep.Attempts[0], rep.Attempts[1], rep.Attempts[2]

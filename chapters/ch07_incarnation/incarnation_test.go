@@ -10,31 +10,35 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/session"
+	"github.com/fencelab/fencelab/internal/session/sessiontest"
 )
+
+// leases: a session lease lasts 15 minutes, a host lease 10.
+var leases = session.Leases{Session: 15, Host: 10}
 
 // TestTakeoverIncrementsIncarnationAndFencesStaleFinish: kiosk-a's lease
 // lapses, kiosk-b takes the session over with a greater incarnation, and
 // kiosk-a's late finish under its old incarnation is refused as stale.
 func TestTakeoverIncrementsIncarnationAndFencesStaleFinish(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	a, b := l.kiosk("kiosk-a"), l.kiosk("kiosk-b")
+	l := sessiontest.New(t, leases)
+	a, b := l.Kiosk("kiosk-a"), l.Kiosk("kiosk-b")
 
-	l.at(0)
-	first := a.claim("sess-1")
-	l.at(20) // kiosk-a's session lease ran out at minute 15
-	second := b.claim("sess-1")
+	l.Clock.Set(0)
+	first := a.Claim("sess-1")
+	l.Clock.Set(20) // kiosk-a's session lease ran out at minute 15
+	second := b.Claim("sess-1")
 
 	assert.Assert(t, second.Incarnation > first.Incarnation,
 		"kiosk-b's takeover got incarnation %d; want greater than kiosk-a's %d, or a takeover is not a new run",
 		second.Incarnation, first.Incarnation)
-	l.at(22)
-	assert.Equal(t, a.finish(first), session.StaleIncarnation,
+	l.Clock.Set(22)
+	assert.Equal(t, a.Finish(first), session.StaleIncarnation,
 		"kiosk-a's late finish under incarnation %d was not refused as stale after kiosk-b's takeover (incarnation %d)",
 		first.Incarnation, second.Incarnation)
-	assert.Equal(t, b.finish(second), committed,
+	assert.Equal(t, b.Finish(second), sessiontest.Committed,
 		"kiosk-b's finish under the current incarnation %d was refused", second.Incarnation)
-	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-b", second.Incarnation}}),
+	assert.Assert(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{{Host: "kiosk-b", Incarnation: second.Incarnation}}),
 		"sess-1's completions are not exactly kiosk-b's run %d: a stale run committed, or the current one did not", second.Incarnation)
 }
 
@@ -44,25 +48,25 @@ func TestTakeoverIncrementsIncarnationAndFencesStaleFinish(t *testing.T) {
 // finish stays refused.
 func TestExpiredSessionCannotFinishWithoutTakeover(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	a := l.kiosk("kiosk-a")
+	l := sessiontest.New(t, leases)
+	a := l.Kiosk("kiosk-a")
 
-	l.at(0)
-	first := a.claim("sess-1")
-	l.at(16) // the session lease ran out at minute 15; nobody else came
-	a.alive()
-	assert.Equal(t, a.finish(first), session.SessionLeaseExpired,
+	l.Clock.Set(0)
+	first := a.Claim("sess-1")
+	l.Clock.Set(16) // the session lease ran out at minute 15; nobody else came
+	a.Alive()
+	assert.Equal(t, a.Finish(first), session.SessionLeaseExpired,
 		"kiosk-a finished incarnation %d at minute 16, after its session lease ran out at %d", first.Incarnation, first.ExpiresAt)
 
-	again := a.claim("sess-1")
+	again := a.Claim("sess-1")
 	assert.Assert(t, again.Incarnation > first.Incarnation,
 		"kiosk-a's claim after its own lease lapsed got incarnation %d; want greater than %d: any claim after expiry is a new run",
 		again.Incarnation, first.Incarnation)
-	assert.Equal(t, a.finish(first), session.StaleIncarnation,
+	assert.Equal(t, a.Finish(first), session.StaleIncarnation,
 		"the expired run's finish (incarnation %d) was not refused as stale after kiosk-a claimed again as incarnation %d",
 		first.Incarnation, again.Incarnation)
-	assert.Equal(t, a.finish(again), committed, "kiosk-a's new run (incarnation %d) could not finish", again.Incarnation)
-	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-a", again.Incarnation}}),
+	assert.Equal(t, a.Finish(again), sessiontest.Committed, "kiosk-a's new run (incarnation %d) could not finish", again.Incarnation)
+	assert.Assert(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{{Host: "kiosk-a", Incarnation: again.Incarnation}}),
 		"sess-1's completions are not exactly kiosk-a's new run %d: the expired run committed, or the new one did not", again.Incarnation)
 }
 
@@ -72,25 +76,25 @@ func TestExpiredSessionCannotFinishWithoutTakeover(t *testing.T) {
 // refused: only the incarnation tells the two runs apart.
 func TestRehostedSessionOnSameHostRefusesOldCallback(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	a, b := l.kiosk("kiosk-a"), l.kiosk("kiosk-b")
+	l := sessiontest.New(t, leases)
+	a, b := l.Kiosk("kiosk-a"), l.Kiosk("kiosk-b")
 
-	l.at(0)
-	old := a.claim("sess-1")
-	l.at(20)
-	taken := b.claim("sess-1")
-	assert.Equal(t, b.finish(taken), committed, "kiosk-b's finish of its current run (incarnation %d) was refused", taken.Incarnation)
-	l.at(30)
-	rehosted := a.claim("sess-1")
+	l.Clock.Set(0)
+	old := a.Claim("sess-1")
+	l.Clock.Set(20)
+	taken := b.Claim("sess-1")
+	assert.Equal(t, b.Finish(taken), sessiontest.Committed, "kiosk-b's finish of its current run (incarnation %d) was refused", taken.Incarnation)
+	l.Clock.Set(30)
+	rehosted := a.Claim("sess-1")
 	assert.Assert(t, rehosted.Incarnation > taken.Incarnation && taken.Incarnation > old.Incarnation,
 		"incarnations %d (kiosk-a), %d (kiosk-b), %d (kiosk-a again); want strictly increasing",
 		old.Incarnation, taken.Incarnation, rehosted.Incarnation)
 
-	l.at(31)
-	assert.Equal(t, a.finish(old), session.StaleIncarnation,
+	l.Clock.Set(31)
+	assert.Equal(t, a.Finish(old), session.StaleIncarnation,
 		"kiosk-a's old callback (incarnation %d) was not refused as stale while kiosk-a hosts incarnation %d: same host, same session, older run",
 		old.Incarnation, rehosted.Incarnation)
-	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{{"kiosk-b", taken.Incarnation}}),
+	assert.Assert(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{{Host: "kiosk-b", Incarnation: taken.Incarnation}}),
 		"sess-1's completions are not exactly kiosk-b's run %d: kiosk-a's old callback committed", taken.Incarnation)
 }
 
@@ -99,21 +103,21 @@ func TestRehostedSessionOnSameHostRefusesOldCallback(t *testing.T) {
 // its in-flight finish from before the renewal still commits.
 func TestSameHostRenewalKeepsIncarnation(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	a := l.kiosk("kiosk-a")
+	l := sessiontest.New(t, leases)
+	a := l.Kiosk("kiosk-a")
 
-	l.at(0)
-	first := a.claim("sess-1")
-	l.at(10)
-	renewed := a.claim("sess-1")
+	l.Clock.Set(0)
+	first := a.Claim("sess-1")
+	l.Clock.Set(10)
+	renewed := a.Claim("sess-1")
 
 	assert.Check(t, renewed.Renewed, "kiosk-a's claim inside its own lease was not a renewal")
 	assert.Equal(t, renewed.Incarnation, first.Incarnation,
 		"kiosk-a's renewal at minute 10 changed the incarnation; want the same run")
 	assert.Equal(t, renewed.ExpiresAt, int64(25),
 		"kiosk-a's renewal at minute 10 left its session lease ending at minute %d; want 10 + 15", renewed.ExpiresAt)
-	l.at(18) // past the first claim's expiry, inside the renewed lease
-	assert.Equal(t, a.finish(first), committed,
+	l.Clock.Set(18) // past the first claim's expiry, inside the renewed lease
+	assert.Equal(t, a.Finish(first), sessiontest.Committed,
 		"kiosk-a's finish with the claim it got at minute 0 was refused after kiosk-a renewed its own lease: the renewal fenced its own run")
 }
 
@@ -135,37 +139,37 @@ func (c *countingClock) Now() int64 {
 // is seen, and kiosk-a's finish is refused.
 func TestFinishRereadsLeasesInsideItsTransaction(t *testing.T) {
 	t.Parallel()
-	l := newLedger(t)
-	l.at(0)
-	claimer := l.kiosk("kiosk-a")
-	old := claimer.claim("sess-1")
-	l.at(8)
-	claimer.alive() // kiosk-a's host lease now runs to minute 18
+	l := sessiontest.New(t, leases)
+	l.Clock.Set(0)
+	claimer := l.Kiosk("kiosk-a")
+	old := claimer.Claim("sess-1")
+	l.Clock.Set(8)
+	claimer.Alive() // kiosk-a's host lease now runs to minute 18
 
 	// kiosk-a finishes at minute 14, inside both of its leases. It is
 	// paused just before its transaction begins, after everything it does
 	// first; meanwhile the clock reaches minute 16 for kiosk-b, which takes
 	// the session over.
-	b := l.kiosk("kiosk-b")
+	b := l.Kiosk("kiosk-b")
 	clk := &countingClock{minute: 14}
-	slow := l.kioskWithClock("kiosk-a", clk)
+	slow := l.KioskWithClock("kiosk-a", clk)
 	readsAtTakeover := -1 // how often kiosk-a had read its clock when kiosk-b took over
-	slow.store.PauseBeforeTransactions(func() {
+	slow.Store.PauseBeforeTransactions(func() {
 		if readsAtTakeover >= 0 {
 			return // one takeover is the story
 		}
 		readsAtTakeover = clk.reads
-		l.at(16)
-		b.claim("sess-1")
+		l.Clock.Set(16)
+		b.Claim("sess-1")
 	})
-	got := slow.finish(old)
+	got := slow.Finish(old)
 
 	assert.Assert(t, readsAtTakeover >= 0, "kiosk-a's finish began no transaction, so kiosk-b's takeover never ran")
 	assert.Assert(t, readsAtTakeover > 0,
 		"kiosk-b took the session over before kiosk-a's finish read its clock: the takeover must land after kiosk-a decided what now is")
 	assert.Check(t, cmp.Equal(got, session.StaleIncarnation),
 		"kiosk-a's finish (incarnation %d) after kiosk-b took sess-1 over between kiosk-a's check and its write", old.Incarnation)
-	assert.Assert(t, cmp.DeepEqual(l.completions("sess-1"), []generation{}),
+	assert.Assert(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{}),
 		"kiosk-a's stale run (incarnation %d) committed a completion of sess-1, which kiosk-b now runs", old.Incarnation)
 }
 
@@ -177,50 +181,50 @@ func TestFinishRefusalReasons(t *testing.T) {
 		name string
 		// run sets up a ledger and returns the kiosk that finishes and the
 		// claim it presents.
-		run  func(t *testing.T, l *ledger) (*kiosk, session.Claim)
+		run  func(t *testing.T, l *sessiontest.Ledger) (*sessiontest.Kiosk, session.Claim)
 		want session.Reason
 		// broke says, in a learner's words, what went wrong if the finish
 		// is not refused with want.
 		broke string
 	}{{
 		name: "wrong_host",
-		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
-			l.at(0)
-			held := l.kiosk("kiosk-a").claim("sess-1")
-			b := l.kiosk("kiosk-b")
-			b.alive()
-			l.at(5) // kiosk-b presents kiosk-a's current incarnation as its own
+		run: func(t *testing.T, l *sessiontest.Ledger) (*sessiontest.Kiosk, session.Claim) {
+			l.Clock.Set(0)
+			held := l.Kiosk("kiosk-a").Claim("sess-1")
+			b := l.Kiosk("kiosk-b")
+			b.Alive()
+			l.Clock.Set(5) // kiosk-b presents kiosk-a's current incarnation as its own
 			return b, session.Claim{Session: "sess-1", Host: "kiosk-b", Incarnation: held.Incarnation}
 		},
 		want:  session.WrongHost,
 		broke: "a host that does not hold the session was not refused for presenting another host's incarnation",
 	}, {
 		name: "host_lease_expired",
-		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
-			l.at(0)
-			a := l.kiosk("kiosk-a")
-			c := a.claim("sess-1")
-			l.at(12) // the host lease ran out at 10; the session lease runs to 15
+		run: func(t *testing.T, l *sessiontest.Ledger) (*sessiontest.Kiosk, session.Claim) {
+			l.Clock.Set(0)
+			a := l.Kiosk("kiosk-a")
+			c := a.Claim("sess-1")
+			l.Clock.Set(12) // the host lease ran out at 10; the session lease runs to 15
 			return a, c
 		},
 		want:  session.HostLeaseExpired,
 		broke: "a host whose own lease ran out at minute 10 was not refused for it",
 	}, {
 		name: "not_claimed",
-		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
-			a := l.kiosk("kiosk-a")
-			a.alive()
+		run: func(t *testing.T, l *sessiontest.Ledger) (*sessiontest.Kiosk, session.Claim) {
+			a := l.Kiosk("kiosk-a")
+			a.Alive()
 			return a, session.Claim{Session: "sess-1", Host: "kiosk-a", Incarnation: 1}
 		},
 		want:  session.NotClaimed,
 		broke: "a session nobody ever claimed was not refused as unclaimed",
 	}, {
 		name: "redelivered_after_finish",
-		run: func(t *testing.T, l *ledger) (*kiosk, session.Claim) {
-			l.at(0)
-			a := l.kiosk("kiosk-a")
-			c := a.claim("sess-1")
-			if r := a.finish(c); r != committed {
+		run: func(t *testing.T, l *sessiontest.Ledger) (*sessiontest.Kiosk, session.Claim) {
+			l.Clock.Set(0)
+			a := l.Kiosk("kiosk-a")
+			c := a.Claim("sess-1")
+			if r := a.Finish(c); r != sessiontest.Committed {
 				t.Fatalf("the first delivery of kiosk-a's finish was refused: %s", r)
 			}
 			return a, c
@@ -230,14 +234,14 @@ func TestFinishRefusalReasons(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			l := newLedger(t)
+			l := sessiontest.New(t, leases)
 			k, c := tc.run(t, l)
-			before := len(l.completions("sess-1"))
-			got := k.finish(c)
+			before := len(l.Completions("sess-1"))
+			got := k.Finish(c)
 			assert.Check(t, cmp.Equal(got, tc.want),
-				"%s finishing sess-1 under incarnation %d: %s", k.name, c.Incarnation, tc.broke)
-			assert.Check(t, cmp.Len(l.completions("sess-1"), before),
-				"%s's finish under incarnation %d wrote a completion; a finish that must be refused writes none", k.name, c.Incarnation)
+				"%s finishing sess-1 under incarnation %d: %s", k.Name, c.Incarnation, tc.broke)
+			assert.Check(t, cmp.Len(l.Completions("sess-1"), before),
+				"%s's finish under incarnation %d wrote a completion; a finish that must be refused writes none", k.Name, c.Incarnation)
 		})
 	}
 }

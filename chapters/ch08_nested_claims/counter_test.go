@@ -5,6 +5,7 @@ import (
 
 	"gotest.tools/v3/assert"
 
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 	"github.com/fencelab/fencelab/internal/mailbox"
 )
 
@@ -14,13 +15,16 @@ import (
 // whatever kind of claim minted either.
 func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	o.add("asg-1")
-	box := mailbox.Open(o.connect(), o.clock, mailbox.NoLease)
+	ctx := t.Context()
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1")
+	db := o.Connect()
+	assert.NilError(t, mailbox.CreateSchema(ctx, db), "could not add the mailbox's tables to the actor ledger")
+	box := mailbox.Open(db, o.Clock, mailbox.NoLease)
 	for _, id := range []string{"msg-1", "msg-2", "msg-3"} {
 		assert.NilError(t, box.Add(ctx, id, "Restock vanilla"), "could not add %s to the mailbox", id)
 	}
-	a := o.process()
+	a := o.Process()
 
 	var minted []int64 // every token, in the order it was minted
 	var kinds []string
@@ -32,7 +36,7 @@ func TestActorLeaseAndMailboxTokensShareOneCounter(t *testing.T) {
 		assert.NilError(t, err, "worker-a's claim of %s was not granted", id)
 		record("mailbox claim "+id, c.Token)
 	}
-	l := acquire(t, a)
+	l := actortest.Acquire(t, a, operator)
 	record("actor lease", l.Token)
 	att, err := a.AcquireAttempt(ctx, "asg-1", l)
 	assert.NilError(t, err, "process A's attempt on asg-1 was not granted")

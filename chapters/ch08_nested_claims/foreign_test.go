@@ -11,6 +11,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 )
 
 // TestForeignLeaseTokenCannotStartAttempt: process A holds the operator's
@@ -19,19 +20,20 @@ import (
 // A's, not B's: the attempt is refused and nothing is recorded.
 func TestForeignLeaseTokenCannotStartAttempt(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	o.add("asg-1")
-	a, b := o.process(), o.process()
-	held := acquire(t, a)
+	ctx := t.Context()
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1")
+	a, b := o.Process(), o.Process()
+	held := actortest.Acquire(t, a, operator)
 
 	foreign, err := b.CurrentLease(ctx, operator)
 	assert.NilError(t, err, "process B could not read the operator's lease")
 	_, err = b.AcquireAttempt(ctx, "asg-1", foreign)
 
-	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseLost),
+	assert.Check(t, cmp.Equal(actortest.Reason(t, err), actor.ActorLeaseLost),
 		"process B's attempt on asg-1 under process A's lease token %d was not refused: a token anyone can read made the lease B's",
 		held.Token)
-	assert.Check(t, cmp.Equal(o.assignment("asg-1").AttemptID, ""),
+	assert.Check(t, cmp.Equal(o.Assignment("asg-1").AttemptID, ""),
 		"process B's attempt under process A's lease was recorded on asg-1")
 }
 
@@ -41,17 +43,18 @@ func TestForeignLeaseTokenCannotStartAttempt(t *testing.T) {
 // is left exactly as it was.
 func TestForeignLeaseTokenCannotReleaseLease(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	a, b := o.process(), o.process()
-	held := acquire(t, a)
+	ctx := t.Context()
+	o := actortest.New(t, leaseMinutes)
+	a, b := o.Process(), o.Process()
+	held := actortest.Acquire(t, a, operator)
 
 	foreign, err := b.CurrentLease(ctx, operator)
 	assert.NilError(t, err, "process B could not read the operator's lease")
 	err = b.ReleaseLease(ctx, foreign)
 
-	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseLost),
+	assert.Check(t, cmp.Equal(actortest.Reason(t, err), actor.ActorLeaseLost),
 		"process B's release of process A's lease (token %d) was not refused: a token anyone can read let B free A's lease",
 		held.Token)
-	assert.Check(t, cmp.DeepEqual(o.lease(), held),
+	assert.Check(t, cmp.DeepEqual(o.CurrentLease(operator), held),
 		"process B's release changed process A's lease on the operator while A still works under it")
 }

@@ -13,6 +13,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 	"github.com/fencelab/fencelab/internal/identity"
 )
 
@@ -40,16 +41,16 @@ func TestProcessIdentityIsARandomUUIDNotAPID(t *testing.T) {
 // share it with A. The replacement must not work under A's live lease.
 func TestReplacementWithSamePIDCannotUseOldLease(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	o.add("asg-1")
-	old := acquire(t, o.process())
-	replacement := o.process()
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1")
+	old := actortest.Acquire(t, o.Process(), operator)
+	replacement := o.Process()
 
-	lease, err := replacement.CurrentLease(ctx, operator)
+	lease, err := replacement.CurrentLease(t.Context(), operator)
 	assert.NilError(t, err, "the replacement could not read the operator's lease")
-	_, err = replacement.AcquireAttempt(ctx, "asg-1", lease)
+	_, err = replacement.AcquireAttempt(t.Context(), "asg-1", lease)
 
-	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseLost),
+	assert.Check(t, cmp.Equal(actortest.Reason(t, err), actor.ActorLeaseLost),
 		"the replacement, with the old process's PID, started an attempt under the old process's live lease (token %d): it inherited a lease it never acquired",
 		old.Token)
 }

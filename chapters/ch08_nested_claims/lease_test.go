@@ -6,6 +6,7 @@ import (
 	"gotest.tools/v3/assert"
 
 	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 )
 
 // TestActorLeaseIsACompareAndSet: while process A holds the operator's
@@ -13,17 +14,18 @@ import (
 // releases, B acquires with a strictly greater token.
 func TestActorLeaseIsACompareAndSet(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	a, b := o.process(), o.process()
+	ctx := t.Context()
+	o := actortest.New(t, leaseMinutes)
+	a, b := o.Process(), o.Process()
 
-	la := acquire(t, a)
+	la := actortest.Acquire(t, a, operator)
 	_, err := b.AcquireLease(ctx, operator)
-	assert.Equal(t, reason(t, err), actor.ActorLeaseHeld,
+	assert.Equal(t, actortest.Reason(t, err), actor.ActorLeaseHeld,
 		"process B's acquire of %s while process A holds it: two processes both believe they are the operator", operator)
 
 	assert.NilError(t, a.ReleaseLease(ctx, la), "process A could not release its own lease")
-	lb := acquire(t, b)
+	lb := actortest.Acquire(t, b, operator)
 	assert.Assert(t, lb.Token > la.Token,
 		"process B's lease token %d after A released token %d; want strictly greater", lb.Token, la.Token)
-	assert.Equal(t, o.lease().Holder, b.ID(), "process B acquired the operator's lease, yet the ledger names another holder")
+	assert.Equal(t, o.CurrentLease(operator).Holder, b.ID(), "process B acquired the operator's lease, yet the ledger names another holder")
 }

@@ -9,6 +9,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 )
 
 // TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns: while process A
@@ -17,23 +18,23 @@ import (
 // anything happens: its provider is never invoked and asg-2 stays CREATED.
 func TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	o.add("asg-1", "asg-2")
-	a, b := o.process(), o.process()
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1", "asg-2")
+	a, b := o.Process(), o.Process()
 
 	var bErr error
 	var bInvoked bool
-	runA, err := a.RunAssignment(ctx, "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
+	runA, err := a.RunAssignment(t.Context(), "asg-1", func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
 		_, bErr = b.RunAssignment(ctx, "asg-2", complete(&bInvoked))
 		return actor.Completed, nil
 	})
 	assert.Check(t, cmp.Nil(err), "process A, holding the operator's lease, could not complete asg-1")
 	assert.Check(t, cmp.Equal(runA.State, actor.Completed), "process A, holding the operator's lease, ended asg-1 %s", runA.State)
 
-	assert.Check(t, cmp.Equal(reason(t, bErr), actor.ActorLeaseHeld),
+	assert.Check(t, cmp.Equal(actortest.Reason(t, bErr), actor.ActorLeaseHeld),
 		"process B's run of asg-2 while process A holds the operator's lease was not refused as held")
 	assert.Check(t, !bInvoked, "process B's provider was invoked for asg-2 while process A held the operator's lease")
-	got := o.assignment("asg-2")
+	got := o.Assignment("asg-2")
 	assert.Check(t, cmp.Equal(got.State, actor.Created), "process B's refused run moved asg-2 to %s; it must never reach RUNNING", got.State)
 	assert.Check(t, cmp.Equal(got.AttemptID, ""), "process B's refused run recorded an attempt on asg-2")
 }
@@ -43,20 +44,20 @@ func TestActorLeaseBlocksSecondAssignmentBeforeProviderRuns(t *testing.T) {
 // holder's lease is left exactly as it was.
 func TestOrdinaryPathCannotBypassActorLease(t *testing.T) {
 	t.Parallel()
-	o := newOrg(t)
-	o.add("asg-1")
-	a, b := o.process(), o.process()
-	held := acquire(t, a)
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1")
+	a, b := o.Process(), o.Process()
+	held := actortest.Acquire(t, a, operator)
 
 	var invoked bool
-	_, err := b.RunAssignment(ctx, "asg-1", complete(&invoked))
+	_, err := b.RunAssignment(t.Context(), "asg-1", complete(&invoked))
 
-	assert.Check(t, cmp.Equal(reason(t, err), actor.ActorLeaseHeld),
+	assert.Check(t, cmp.Equal(actortest.Reason(t, err), actor.ActorLeaseHeld),
 		"process B's ordinary run of asg-1 while process A holds the operator's lease (token %d) was not refused as held", held.Token)
 	assert.Check(t, !invoked, "process B's provider ran asg-1 under process A's lease: the ordinary path went around the actor lease")
-	got := o.assignment("asg-1").State
+	got := o.Assignment("asg-1").State
 	assert.Check(t, cmp.Equal(got, actor.Created), "process B's refused run moved asg-1 to %s; it must never reach RUNNING", got)
-	assert.Check(t, cmp.DeepEqual(o.lease(), held), "process B's refused run changed process A's lease on the operator")
+	assert.Check(t, cmp.DeepEqual(o.CurrentLease(operator), held), "process B's refused run changed process A's lease on the operator")
 }
 
 // TestLeaseReleasedOnEveryRefusalPath: whichever way RunAssignment ends,
@@ -67,7 +68,7 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
-		before   func(t *testing.T, o *org) // optional set-up
+		before   func(t *testing.T, o *actortest.Ledger) // optional set-up
 		provider actor.Provider
 	}{{
 		name:     "completed",
@@ -83,8 +84,8 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 		provider: func(context.Context, actor.Assignment) (actor.State, error) { panic("provider crashed") },
 	}, {
 		name: "assignment_finished",
-		before: func(t *testing.T, o *org) {
-			run, err := o.process().RunAssignment(ctx, "asg-1", states(actor.Completed, nil))
+		before: func(t *testing.T, o *actortest.Ledger) {
+			run, err := o.Process().RunAssignment(t.Context(), "asg-1", states(actor.Completed, nil))
 			if err != nil || run.State != actor.Completed {
 				t.Fatalf("first run of asg-1 = %v, %v; want COMPLETED", run.State, err)
 			}
@@ -93,20 +94,20 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			o := newOrg(t)
-			o.add("asg-1")
+			o := actortest.New(t, leaseMinutes)
+			o.Add(operator, "asg-1")
 			if tc.before != nil {
 				tc.before(t, o)
 			}
-			p := o.process()
-			run := runRecovering(p, "asg-1", tc.provider)
+			p := o.Process()
+			run := runRecovering(t.Context(), p, "asg-1", tc.provider)
 
-			left := o.lease()
+			left := o.CurrentLease(operator)
 			assert.Check(t, cmp.Equal(left.Holder, ""),
 				"after a run that ended %s, the operator's lease is still held (token %d, until minute %d): the actor is stranded",
 				run, left.Token, left.ExpiresAt)
-			_, err := o.process().AcquireLease(ctx, operator)
-			assert.Check(t, cmp.Equal(reason(t, err), granted),
+			_, err := o.Process().AcquireLease(t.Context(), operator)
+			assert.Check(t, cmp.Equal(actortest.Reason(t, err), actortest.Granted),
 				"the next process could not acquire the operator's lease after a run that ended %s", run)
 		})
 	}
@@ -119,7 +120,7 @@ func states(state actor.State, err error) actor.Provider {
 
 // runRecovering runs id and describes how the run ended: the refusal
 // reason, the terminal state, or "panic".
-func runRecovering(p *actor.Process, id string, provider actor.Provider) (ended string) {
+func runRecovering(ctx context.Context, p *actor.Process, id string, provider actor.Provider) (ended string) {
 	defer func() {
 		if recover() != nil {
 			ended = "panic"

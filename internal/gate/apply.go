@@ -72,11 +72,12 @@ var errRollback = errors.New("gate: roll the attempt back")
 // in a transaction of its own.
 //
 // An error from Apply therefore means nothing committed: the destination is
-// as it was, and the caller may retry. The one exception carries its
-// answer: if the line of a rolled-back attempt cannot be written, Apply
-// returns the Outcome together with an error wrapping ErrNotLogged. That
-// outcome stands (nothing was committed either way); do not retry because
-// of it.
+// as it was, and the caller may retry. That includes an attempt whose
+// ROLLBACK failed: Apply returns no answer for it and an error wrapping
+// sqlitedb.ErrRollbackFailed. The one exception carries its answer: if the
+// line of a rolled-back attempt cannot be written, Apply returns the
+// Outcome together with an error wrapping ErrNotLogged. That outcome stands
+// (nothing was committed either way); do not retry because of it.
 func (g *Gate) Apply(ctx context.Context, req Request) (Outcome, error) {
 	var out Outcome
 	err := g.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
@@ -86,16 +87,31 @@ func (g *Gate) Apply(ctx context.Context, req Request) (Outcome, error) {
 		}
 		return logArrival(ctx, tx, req, out.Result)
 	})
-	if errors.Is(err, errRollback) {
+	return g.answer(ctx, req, out, err)
+}
+
+// answer turns what Immediate returned for req's transaction into Apply's
+// answer: out if it committed; out, with its line written on its own, if
+// decide rolled it back on purpose; an error otherwise.
+//
+// A failed ROLLBACK joins errRollback with an error wrapping
+// sqlitedb.ErrRollbackFailed, so errors.Is finds errRollback in it too; it
+// is asked about first, and reported. Nothing was committed, but the
+// attempt did not end the way decide said it must, and writing its line
+// as if it had would hide that.
+func (g *Gate) answer(ctx context.Context, req Request, out Outcome, err error) (Outcome, error) {
+	switch {
+	case err == nil:
+		return out, nil
+	case errors.Is(err, sqlitedb.ErrRollbackFailed):
+		return Outcome{}, fmt.Errorf("apply %s with fence %d, answered %s: %w", req.Operation, req.Fence, out.Result, err)
+	case errors.Is(err, errRollback):
 		if err := g.logOnItsOwn(ctx, req, out.Result); err != nil {
 			return out, err
 		}
 		return out, nil
 	}
-	if err != nil {
-		return Outcome{}, fmt.Errorf("apply %s with fence %d: %w", req.Operation, req.Fence, err)
-	}
-	return out, nil
+	return Outcome{}, fmt.Errorf("apply %s with fence %d: %w", req.Operation, req.Fence, err)
 }
 
 // decide runs steps 1 to 5 of Apply inside tx and returns the answer. For

@@ -43,3 +43,33 @@ func (g *Gate) logOnItsOwn(ctx context.Context, req Request, result Result) erro
 	}
 	return nil
 }
+
+// Arrival is one line of the arrivals log: a request and what the gate
+// answered it.
+type Arrival struct {
+	Fence     int64
+	Operation string
+	Units     int64
+	Result    Result
+}
+
+// Arrivals returns the committed arrivals log, oldest line first.
+func (g *Gate) Arrivals(ctx context.Context) ([]Arrival, error) {
+	rows, err := g.db.Query(ctx, `SELECT fence, operation, units, result FROM arrivals ORDER BY seq`)
+	if err != nil {
+		return nil, fmt.Errorf("read arrivals: %w", err)
+	}
+	defer rows.Close()
+	log := []Arrival{}
+	for rows.Next() {
+		var a Arrival
+		if err := rows.Scan(&a.Fence, &a.Operation, &a.Units, &a.Result); err != nil {
+			return nil, fmt.Errorf("read arrivals: %w", err)
+		}
+		log = append(log, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read arrivals: %w", err)
+	}
+	return log, nil
+}

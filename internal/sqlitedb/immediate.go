@@ -11,6 +11,12 @@ import (
 	"fmt"
 )
 
+// ErrRollbackFailed is wrapped, joined with fn's own error, in what
+// Immediate returns when fn failed and the ROLLBACK that should undo its
+// transaction failed too. Nothing was committed, but the transaction did
+// not end the way the caller decided it should.
+var ErrRollbackFailed = errors.New("sqlitedb: rollback failed")
+
 // Tx is the connection a function passed to Immediate runs on. Every
 // statement it runs belongs to the same BEGIN IMMEDIATE transaction and sees
 // that transaction's own uncommitted writes.
@@ -39,6 +45,11 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // If fn returns nil the transaction commits; if fn returns an error or
 // panics it rolls back, and Immediate returns fn's error unchanged, so
 // callers can still test it with errors.Is and errors.As.
+//
+// If that ROLLBACK itself fails, Immediate returns fn's error joined with
+// one wrapping ErrRollbackFailed. errors.Is still finds fn's error in it,
+// so a caller that treats fn's error as "rolled back, as decided" must ask
+// about ErrRollbackFailed first.
 func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if db.pause != nil {
 		db.pause()
@@ -63,7 +74,7 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 		// Roll back with a fresh context: the caller's may be the reason we
 		// are here, and an open transaction must not outlive this call.
 		if _, rbErr := conn.ExecContext(context.Background(), "ROLLBACK"); rbErr != nil && err != nil {
-			err = errors.Join(err, fmt.Errorf("%s: rollback: %w", db.path, rbErr))
+			err = errors.Join(err, fmt.Errorf("%s: %w: %w", db.path, ErrRollbackFailed, rbErr))
 		}
 	}()
 

@@ -28,7 +28,9 @@ type DB struct {
 	pause func() // see PauseBeforeTransactions; nil: never pause
 }
 
-// Open opens the SQLite file at path, creating it if it does not exist.
+// Open opens the SQLite file at path, creating it if it does not exist,
+// and makes one real connection to it under ctx, so that a bad path fails
+// here rather than inside the first transaction.
 //
 // Every connection gets:
 //   - journal_mode=WAL, so a reader (the runner's before/after snapshots, a
@@ -39,7 +41,7 @@ type DB struct {
 //   - busy_timeout, so BEGIN IMMEDIATE waits its turn instead of failing at
 //     once when another process holds the write lock;
 //   - foreign_keys=ON, so the schemas' references are enforced.
-func Open(path string) (*DB, error) {
+func Open(ctx context.Context, path string) (*DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis))
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -52,9 +54,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	// Ping forces one real connection, so a bad path fails here rather than
-	// inside the first transaction.
-	if err := db.PingContext(context.Background()); err != nil {
+	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

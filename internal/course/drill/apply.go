@@ -2,7 +2,8 @@ package drill
 
 // This file is `drill apply`: the weakening's edit made in the working
 // tree, for a learner who wants to see it in their editor and run the tests
-// by hand. It refuses to mix its edit with uncommitted work.
+// by hand. It refuses to mix its edit with uncommitted work, and so needs
+// git to tell what is uncommitted.
 
 import (
 	"context"
@@ -23,7 +24,7 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	args, err := parseArgs(fs, args, "NAME",
 		"Makes the weakening's edit in the working tree, so you can see it in your editor and run\n"+
 			"the tests by hand. 'go run ./tools/drill restore' undoes it exactly. Refuses a file with\n"+
-			"uncommitted changes, and applies one weakening at a time.", t.Stderr)
+			"uncommitted changes (git tells which), and applies one weakening at a time.", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -36,7 +37,7 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	} else if ok {
 		return fmt.Errorf("%s is already applied to %s; run 'go run ./tools/drill restore' first (one weakening at a time)", a.Name, a.File)
 	}
-	if err := t.refuseUncommitted(ctx, root, w.File); err != nil {
+	if err := t.refuseUncommitted(ctx, root, w); err != nil {
 		return err
 	}
 
@@ -77,29 +78,59 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 // changes: drill will not mix its edit with the learner's work.
 var ErrUncommitted = errors.New("drill: file has uncommitted changes")
 
+// ErrNoGit is what a *GitError wraps: git could not say whether the
+// target has uncommitted changes (git is not on PATH, the tree is not a
+// git checkout, or git failed), and apply refuses rather than edit a file
+// it could not check.
+var ErrNoGit = errors.New("drill: the uncommitted-changes guard needs git")
+
+// GitError is apply's refusal when git cannot answer. errors.Is(err,
+// ErrNoGit) is true for it.
+type GitError struct {
+	Weakening string // the weakening apply was asked to make
+	Problem   string // why git could not answer, in a few words
+}
+
+func (e *GitError) Error() string {
+	return fmt.Sprintf("the uncommitted-changes guard needs git, and %s; '%s %s' needs no git and never writes your files",
+		e.Problem, weakening.TryCommand, e.Weakening)
+}
+
+// Unwrap returns ErrNoGit.
+func (e *GitError) Unwrap() error { return ErrNoGit }
+
 // refuseUncommitted returns an error wrapping ErrUncommitted if file
-// (relative to root) has uncommitted changes in a git checkout, as
-// `git status --porcelain -- FILE` reports them. Outside a git checkout,
-// or without git, there is nothing to ask and it returns nil; restore
-// still puts back the exact bytes it found.
-func (t *Tool) refuseUncommitted(ctx context.Context, root, file string) error {
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil
-	}
-	inside := exec.CommandContext(ctx, "git", "rev-parse", "--is-inside-work-tree")
-	inside.Dir = root
-	if out, err := inside.Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
-		return nil
-	}
-	status := exec.CommandContext(ctx, "git", "status", "--porcelain", "--", filepath.FromSlash(file))
+// (relative to root) has uncommitted changes, as `git status --porcelain
+// -- FILE` reports them, and a *GitError if git cannot answer.
+// The git status runs with GIT_OPTIONAL_LOCKS=0, so checking never writes
+// the learner's index.
+func (t *Tool) refuseUncommitted(ctx context.Context, root string, w *weakening.Weakening) error {
+	status := exec.CommandContext(ctx, "git", "status", "--porcelain", "--", filepath.FromSlash(w.File))
 	status.Dir = root
+	status.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
 	out, err := status.Output()
 	if err != nil {
-		return fmt.Errorf("apply: git status %s: %w", file, err)
+		return &GitError{Weakening: w.Name, Problem: gitProblem(err)}
 	}
 	if s := strings.TrimSpace(string(out)); s != "" {
 		return fmt.Errorf("%w: %s (git status: %s); commit or undo your changes first, so restore cannot lose them",
-			ErrUncommitted, file, s)
+			ErrUncommitted, w.File, s)
 	}
 	return nil
+}
+
+// gitProblem says in a few words why a git command failed: not installed,
+// or the first line git printed on stderr.
+func gitProblem(err error) string {
+	if errors.Is(err, exec.ErrNotFound) {
+		return "git is not on PATH"
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if line, _, _ := strings.Cut(strings.TrimSpace(string(exit.Stderr)), "\n"); line != "" {
+			return "git status failed: " + line
+		}
+		return fmt.Sprintf("git status failed with exit status %d", exit.ExitCode())
+	}
+	return "git status failed: " + err.Error()
 }

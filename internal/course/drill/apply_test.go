@@ -1,15 +1,14 @@
 package drill
 
 import (
-	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/fs"
 )
 
 // target is the file the fixture's weakenings edit.
@@ -24,7 +23,7 @@ func readTarget(t *testing.T, root string) string {
 
 func TestApplyThenRestoreLeavesTheTreeByteIdentical(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	original := readTarget(t, root)
 
@@ -38,9 +37,9 @@ func TestApplyThenRestoreLeavesTheTreeByteIdentical(t *testing.T) {
 	code, stdout, stderr = runTool(t, root, "restore")
 	assert.Assert(t, cmp.Equal(code, 0), "restore: %s", stderr)
 	assert.Check(t, cmp.Equal(stdout, "restored internal/counter/counter.go (undid ceiling-off-by-one)\n"))
-	assert.DeepEqual(t, snapshot(t, root), before) // byte-identical, no state file left
+	assert.Assert(t, fs.Equal(root, before), "apply then restore must leave the tree byte-identical, with no state file left")
 	_, err := os.Stat(filepath.Join(root, StateDir))
-	assert.Check(t, errors.Is(err, os.ErrNotExist), "restore must remove its empty %s folder: %v", StateDir, err)
+	assert.Check(t, cmp.ErrorIs(err, os.ErrNotExist), "restore must remove its empty %s folder: %v", StateDir, err)
 }
 
 func TestRestoreWithNothingAppliedChangesNothing(t *testing.T) {
@@ -50,12 +49,12 @@ func TestRestoreWithNothingAppliedChangesNothing(t *testing.T) {
 	code, stdout, _ := runTool(t, root, "restore")
 	assert.Check(t, cmp.Equal(code, 0))
 	assert.Check(t, cmp.Equal(stdout, "nothing to restore: drill apply has not changed any file\n"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "restore with nothing applied must change nothing")
 }
 
 func TestRestoreRefusesToLoseEditsMadeAfterApply(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, stderr := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0), "apply: %s", stderr)
 	mine := readTarget(t, root) + "\n// the learner's own note\n"
@@ -72,7 +71,7 @@ func TestRestoreRefusesToLoseEditsMadeAfterApply(t *testing.T) {
 
 func TestRestoreForgetsAnApplyUndoneByHand(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	original := readTarget(t, root)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
@@ -82,12 +81,12 @@ func TestRestoreForgetsAnApplyUndoneByHand(t *testing.T) {
 	code, stdout, _ := runTool(t, root, "restore")
 	assert.Check(t, cmp.Equal(code, 0))
 	assert.Check(t, cmp.Contains(stdout, "already holds its original content"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "restore after the apply was undone by hand must leave the tree as it was")
 }
 
 func TestApplyRefusesASecondWeakening(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0))
 	weakened := readTarget(t, root)
@@ -100,39 +99,56 @@ func TestApplyRefusesASecondWeakening(t *testing.T) {
 
 func TestApplyRefusesAStaleWeakening(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	before := snapshot(t, root)
 	code, _, stderr := runTool(t, root, "apply", "stale-before")
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Equal(stderr, "drill apply: stale-before no longer applies: before-text not found in internal/counter/counter.go (edit 1)\n"))
-	assert.DeepEqual(t, snapshot(t, root), before)
+	assert.Assert(t, fs.Equal(root, before), "a refused apply must leave the tree as it was")
 }
 
 func TestApplyRefusesAFileWithUncommittedChanges(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needGit(t)
 	root := copyFixture(t)
 	// A fresh repository with nothing committed: every file is untracked,
 	// which is an uncommitted change as far as restore's safety goes.
-	init := exec.Command("git", "init", "-q", ".")
-	init.Dir = root
-	out, err := init.CombinedOutput()
-	assert.NilError(t, err, "git init: %s", out)
+	git(t, root, "init", "-q", ".")
 	original := readTarget(t, root)
 
 	tool := &Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}
-	err = tool.apply(ctx, []string{"ceiling-off-by-one"})
-	assert.Check(t, errors.Is(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
+	err := tool.apply(t.Context(), []string{"ceiling-off-by-one"})
+	assert.Check(t, cmp.ErrorIs(err, ErrUncommitted), "apply over an untracked file = %v; want ErrUncommitted", err)
 	assert.Check(t, cmp.Equal(readTarget(t, root), original), "a refused apply must not touch the file")
 	_, ok, _ := readApplied(root)
 	assert.Check(t, !ok, "a refused apply must not record anything")
 }
 
+// TestApplyRefusesOutsideAGitCheckout: where git cannot say what is
+// uncommitted (here: the tree is no git checkout), apply does not guess.
+// It refuses in one line that says the guard needs git and what git said,
+// and points to try, which needs no git; nothing in the tree changes.
+func TestApplyRefusesOutsideAGitCheckout(t *testing.T) {
+	t.Parallel()
+	needGit(t)
+	root := copyFixture(t)
+	before := snapshot(t, root)
+
+	code, stdout, stderr := runTool(t, root, "apply", "ceiling-off-by-one")
+
+	assert.Check(t, cmp.Equal(code, 1), "drill apply outside a git checkout: exit status")
+	assert.Check(t, cmp.Equal(stdout, ""), "a refused apply prints nothing on stdout")
+	assert.Check(t, cmp.Regexp(`^drill apply: the uncommitted-changes guard needs git, and git status failed: fatal: not a git repository[^\n]*; 'go run ./tools/drill try ceiling-off-by-one' needs no git and never writes your files\n$`, stderr),
+		"drill apply outside a git checkout must refuse in one line saying why")
+	assert.Assert(t, fs.Equal(root, before), "a refused apply must leave the tree as it was")
+
+	err := (&Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}).apply(t.Context(), []string{"ceiling-off-by-one"})
+	assert.Check(t, cmp.ErrorIs(err, ErrNoGit), "apply outside a git checkout = %v; want ErrNoGit", err)
+}
+
 func TestCheckRefusesWhileAWeakeningIsApplied(t *testing.T) {
 	t.Parallel()
-	root := copyFixture(t)
+	root := committedFixture(t)
 	code, _, _ := runTool(t, root, "apply", "ceiling-off-by-one")
 	assert.Assert(t, cmp.Equal(code, 0))
 	code, stdout, stderr := runTool(t, root, "check")

@@ -105,6 +105,7 @@ func TestShowPrintsTheEditAsADiffAndTheCommands(t *testing.T) {
 	want := `ceiling-off-by-one (chapter ch01_counter)
 The ceiling check uses > where it needs >=, so the counter goes one past it.
 
+diff a/internal/counter/counter.go b/internal/counter/counter.go
 --- a/internal/counter/counter.go
 +++ b/internal/counter/counter.go
 @@ -17,7 +17,7 @@

@@ -5,10 +5,8 @@ package drill
 
 import (
 	"bytes"
-	"context"
-	"crypto/sha256"
-	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,9 +14,8 @@ import (
 	"time"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/fs"
 )
-
-var ctx = context.Background()
 
 // fixtureRoot is the fixture module's root.
 func fixtureRoot(t testing.TB) string {
@@ -49,57 +46,93 @@ func runTool(t testing.TB, root string, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	tool := &Tool{Root: root, Stdout: &stdout, Stderr: &stderr, Timeout: fixtureTimeout}
-	code := tool.Run(ctx, args)
+	code := tool.Run(t.Context(), args)
 	return code, stdout.String(), stderr.String()
 }
 
-// snapshot returns the SHA-256 of every file under root, by relative path.
-func snapshot(t testing.TB, root string) map[string][32]byte {
+// snapshot records the tree under root as it is now, every file's bytes
+// and mode and every folder's mode, for one later fs.Equal. (A manifest
+// from fs.ManifestFromDir keeps each file open and reads it only when it
+// is compared, so it would compare the tree with itself.)
+func snapshot(t testing.TB, root string) fs.Manifest {
 	t.Helper()
-	files := map[string][32]byte{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		files[rel] = sha256.Sum256(data)
-		return nil
-	})
+	info, err := os.Stat(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return files
+	return fs.Expected(t, append(snapshotOps(t, root), fs.WithMode(info.Mode()))...)
+}
+
+// snapshotOps returns the fs.PathOps that recreate what dir holds.
+func snapshotOps(t testing.TB, dir string) []fs.PathOp {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []fs.PathOp
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.IsDir() {
+			ops = append(ops, fs.WithDir(e.Name(), append(snapshotOps(t, path), fs.WithMode(info.Mode()))...))
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, fs.WithFile(e.Name(), string(data), fs.WithMode(info.Mode())))
+	}
+	return ops
 }
 
 // copyFixture copies the fixture module into a fresh temporary directory
 // and returns its root, for tests that write to the working tree.
 func copyFixture(t testing.TB) string {
 	t.Helper()
-	src := fixtureRoot(t)
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
+	if err := os.CopyFS(dst, os.DirFS(fixtureRoot(t))); err != nil {
+		t.Fatalf("copy the fixture module: %v", err)
 	}
 	return dst
+}
+
+// committedFixture is copyFixture made a git checkout with every file
+// committed: a tree drill apply is willing to edit.
+func committedFixture(t testing.TB) string {
+	t.Helper()
+	needGit(t)
+	root := copyFixture(t)
+	git(t, root, "init", "-q", ".")
+	git(t, root, "add", "-A")
+	git(t, root, "commit", "-q", "-m", "the fixture, committed")
+	return root
+}
+
+// needGit skips t where git is not installed: drill apply refuses to edit
+// anything without it.
+func needGit(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed, and drill apply needs it")
+	}
+}
+
+// git runs git with args in dir, away from the user's and the system's git
+// configuration, and fails the test if git fails.
+func git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=drill test", "-c", "user.email=drill@example.invalid",
+		"-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
 }
 
 func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
@@ -111,7 +144,7 @@ func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
 	_, cat, err := tool.catalog()
 	assert.NilError(t, err)
 
-	rep, err := tool.Check(ctx, cat.Chapters, Progress{})
+	rep, err := tool.Check(t.Context(), cat.Chapters, Progress{})
 	assert.NilError(t, err)
 
 	type want struct {
@@ -176,5 +209,5 @@ func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
 		{Chapter: "ch03_green", Passed: true, Tests: []string{"TestCeilingHolds"}},
 	})
 	assert.Check(t, !rep.OK, "a report with survivors, invalid weakenings and never-failing tests is not OK")
-	assert.DeepEqual(t, snapshot(t, root), before) // the check never writes the working tree
+	assert.Assert(t, fs.Equal(root, before), "the check never writes the working tree")
 }

@@ -4,12 +4,12 @@ package drill
 // the root or any folder below it.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // Module is the module path of the course repository.
@@ -43,21 +43,13 @@ func FindRoot(dir string) (string, error) {
 }
 
 // modulePath returns the module path a go.mod declares, or "" if the file
-// is missing or declares none.
+// is missing, unreadable or declares none.
 func modulePath(gomod string) string {
-	f, err := os.Open(gomod)
+	data, err := os.ReadFile(gomod)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(line, "module"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
+	return modfile.ModulePath(data)
 }
 
 // root returns t.Root as an absolute path with symbolic links resolved,

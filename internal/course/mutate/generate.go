@@ -11,7 +11,6 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -452,14 +451,4 @@ func formatLike(lit string, v int64) string {
 		return neg + lit[:2] + strconv.FormatInt(v, 2)
 	}
 	return neg + strconv.FormatInt(v, 10)
-}
-
-// sortMutants orders mutants by file and position, for stable reports.
-func sortMutants(ms []*Mutant) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		if ms[i].File != ms[j].File {
-			return ms[i].File < ms[j].File
-		}
-		return ms[i].start < ms[j].start
-	})
 }

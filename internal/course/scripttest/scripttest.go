@@ -28,8 +28,9 @@ func Main(m *testing.M) {
 }
 
 // Run runs every script in the chapter's testdata/script folder.
-// `go test -run TestScripts -update` rewrites the files that a script
-// compares with cmp, from what the runner printed.
+// `go test ./chapters/... -update` rewrites, inside each script, the golden
+// files that the script compares with cmp, from what the runner printed
+// (after normalize has replaced its per-run values).
 func Run(t *testing.T) {
 	testscript.Run(t, Params("testdata/script"))
 }
@@ -44,10 +45,11 @@ func Params(dir string) testscript.Params {
 		UpdateScripts:       golden.FlagUpdate(),
 		Setup:               passMutant,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"json":     cmdJSON,
-			"nolitter": cmdNoLitter,
-			"exits":    cmdExits,
-			"keptdir":  cmdKeptDir,
+			"json":      cmdJSON,
+			"nolitter":  cmdNoLitter,
+			"exits":     cmdExits,
+			"keptdir":   cmdKeptDir,
+			"normalize": cmdNormalize,
 		},
 	}
 }

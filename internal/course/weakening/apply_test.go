@@ -36,7 +36,7 @@ func TestApplyRefusesBeforeTextNotExactlyOnce(t *testing.T) {
 			t.Parallel()
 			w := &Weakening{File: "internal/a/a.go", Edits: []Edit{{Before: "x := 1\n", After: "x := 2\n"}}}
 			_, err := w.Apply([]byte(tc.src))
-			assert.Check(t, errors.Is(err, tc.want), "Apply = %v; want %v", err, tc.want)
+			assert.Check(t, cmp.ErrorIs(err, tc.want), "Apply = %v; want %v", err, tc.want)
 			var m *MatchError
 			assert.Assert(t, errors.As(err, &m), "Apply = %v; want a *MatchError", err)
 			assert.Check(t, cmp.Equal(m.Count, tc.count), "occurrences counted")

@@ -1,7 +1,6 @@
 package weakening
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,7 +37,7 @@ func TestLoadReadsEveryChapterOfTheFixture(t *testing.T) {
 		"no-such-test", "not-durable", "repeated-before", "stale-before", "wrong-pattern"}))
 	assert.Assert(t, cmp.Len(ch.Broken, 1), "outside-internal breaks a rule and must be set aside")
 	assert.Check(t, cmp.Equal(ch.Broken[0].Name, "outside-internal"))
-	assert.Check(t, errors.Is(ch.Broken[0].Err, ErrMalformed), "outside-internal: %v; want ErrMalformed", ch.Broken[0].Err)
+	assert.Check(t, cmp.ErrorIs(ch.Broken[0].Err, ErrMalformed), "outside-internal: %v; want ErrMalformed", ch.Broken[0].Err)
 	assert.Check(t, cmp.Contains(ch.Excused, "TestLabelIsNotEmpty"), "the excuse file's test")
 
 	_, ok = cat.Lookup("outside-internal")
@@ -61,6 +60,6 @@ func TestLoadSetsAsideNamesUsedTwice(t *testing.T) {
 	for _, ch := range cat.Chapters {
 		assert.Check(t, cmp.Len(ch.Weakenings, 0), "%s: a name used in two chapters must not be usable in either", ch.Name)
 		assert.Assert(t, cmp.Len(ch.Broken, 1))
-		assert.Check(t, errors.Is(ch.Broken[0].Err, ErrDuplicateName), "%s: %v; want ErrDuplicateName", ch.Name, ch.Broken[0].Err)
+		assert.Check(t, cmp.ErrorIs(ch.Broken[0].Err, ErrDuplicateName), "%s: %v; want ErrDuplicateName", ch.Name, ch.Broken[0].Err)
 	}
 }

@@ -17,7 +17,8 @@ func TestDiffIsUnifiedWithThreeLinesOfContext(t *testing.T) {
 	new[3] = "D\n"                                                  // line 4 changed
 	new = append(new[:12], append([]string{"X\n"}, new[12:]...)...) // inserted after line 12
 	got := Diff("internal/a/a.go", []byte(strings.Join(old, "")), []byte(strings.Join(new, "")))
-	want := `--- a/internal/a/a.go
+	want := `diff a/internal/a/a.go b/internal/a/a.go
+--- a/internal/a/a.go
 +++ b/internal/a/a.go
 @@ -1,7 +1,7 @@
  a
@@ -36,6 +37,21 @@ func TestDiffIsUnifiedWithThreeLinesOfContext(t *testing.T) {
  m
  n
  o
+`
+	assert.Equal(t, got, want)
+}
+
+func TestDiffSaysWhenTheLastLineHasNoNewline(t *testing.T) {
+	t.Parallel()
+	got := Diff("a.go", []byte("x := 1\n}"), []byte("x := 2\n}"))
+	want := `diff a/a.go b/a.go
+--- a/a.go
++++ b/a.go
+@@ -1,2 +1,2 @@
+-x := 1
++x := 2
+ }
+\ No newline at end of file
 `
 	assert.Equal(t, got, want)
 }

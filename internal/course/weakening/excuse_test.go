@@ -1,10 +1,10 @@
 package weakening
 
 import (
-	"errors"
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 )
 
 func TestParseExcusesReadsNameAndReason(t *testing.T) {
@@ -18,6 +18,6 @@ func TestParseExcusesRefusesLinesWithoutReasons(t *testing.T) {
 	t.Parallel()
 	for _, text := range []string{"TestA\n", "TestA:\n", "TestA/sub: r\n", "NotATest: r\n", "TestA: r\nTestA: again\n"} {
 		_, err := ParseExcuses([]byte(text))
-		assert.Check(t, errors.Is(err, ErrMalformed), "ParseExcuses(%q) = %v; want ErrMalformed", text, err)
+		assert.Check(t, cmp.ErrorIs(err, ErrMalformed), "ParseExcuses(%q) = %v; want ErrMalformed", text, err)
 	}
 }

@@ -2,6 +2,7 @@ package weakening
 
 import (
 	"errors"
+	"regexp/syntax"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -53,7 +54,7 @@ func TestParseRefusesMalformedEntries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := Parse("chapters/ch09_x/weakenings/w.txtar", []byte(tc.text))
-			assert.Check(t, errors.Is(err, ErrMalformed), "Parse(%s) = %v; want ErrMalformed", tc.name, err)
+			assert.Check(t, cmp.ErrorIs(err, ErrMalformed), "Parse(%s) = %v; want ErrMalformed", tc.name, err)
 		})
 	}
 }
@@ -89,7 +90,22 @@ func TestValidateEnforcesTheCatalogRules(t *testing.T) {
 			w := ok()
 			tc.spoil(w)
 			err := w.Validate()
-			assert.Check(t, errors.Is(err, ErrMalformed), "Validate() with %s = %v; want ErrMalformed", tc.name, err)
+			assert.Check(t, cmp.ErrorIs(err, ErrMalformed), "Validate() with %s = %v; want ErrMalformed", tc.name, err)
 		})
 	}
+}
+
+// TestValidateKeepsTheCauseReachable: a malformed entry's error wraps both
+// ErrMalformed and the error that made it malformed, so a caller can ask
+// about either (here, the expect pattern's own syntax error).
+func TestValidateKeepsTheCauseReachable(t *testing.T) {
+	t.Parallel()
+	w := &Weakening{Name: "good-name", Path: "p", Summary: "s", File: "internal/a/a.go",
+		Tests: []string{"TestA"}, Expect: "(", Edits: []Edit{{Before: "a\n", After: "b\n"}}}
+
+	err := w.Validate()
+
+	assert.ErrorIs(t, err, ErrMalformed, "Validate() with expect %q", w.Expect)
+	var cause *syntax.Error
+	assert.Check(t, errors.As(err, &cause), "Validate() with expect %q = %v; want the pattern's *syntax.Error reachable through it", w.Expect, err)
 }

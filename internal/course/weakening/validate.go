@@ -17,7 +17,7 @@ import (
 // an empty before-text or a no-op replacement. The error wraps ErrMalformed.
 func (w *Weakening) Validate() error {
 	if err := w.validate(); err != nil {
-		return fmt.Errorf("%s: %w: %s", w.Path, ErrMalformed, err)
+		return fmt.Errorf("%s: %w: %w", w.Path, ErrMalformed, err)
 	}
 	return nil
 }

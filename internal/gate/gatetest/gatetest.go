@@ -4,7 +4,6 @@
 package gatetest
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -27,7 +26,7 @@ func New(tb testing.TB) *Destination {
 	tb.Helper()
 	d := &Destination{TB: tb, Path: filepath.Join(tb.TempDir(), "destination.db")}
 	d.first = d.Connect()
-	if err := gate.CreateSchema(context.Background(), d.first); err != nil {
+	if err := gate.CreateSchema(tb.Context(), d.first); err != nil {
 		tb.Fatalf("create destination schema: %v", err)
 	}
 	return d
@@ -50,42 +49,20 @@ func (d *Destination) Gate(contract gate.Contract) *gate.Gate {
 // connection no gate writes on.
 func (d *Destination) State() gate.State {
 	d.TB.Helper()
-	s, err := gate.Open(d.first, gate.None).State(context.Background())
+	s, err := gate.Open(d.first, gate.None).State(d.TB.Context())
 	if err != nil {
 		d.TB.Fatalf("%v", err)
 	}
 	return s
 }
 
-// Arrival is one line of the destination's arrivals log: a request the
-// gate answered, and its answer.
-type Arrival struct {
-	Fence     int64
-	Operation string
-	Units     int64
-	Result    gate.Result
-}
-
-// Arrivals returns the arrivals log in the order the lines were written,
-// read through a connection no gate writes on.
-func (d *Destination) Arrivals() []Arrival {
+// Arrivals returns the destination's committed arrivals log, oldest line
+// first, read through a connection no gate writes on.
+func (d *Destination) Arrivals() []gate.Arrival {
 	d.TB.Helper()
-	rows, err := d.first.Query(context.Background(),
-		`SELECT fence, operation, units, result FROM arrivals ORDER BY seq`)
+	log, err := gate.Open(d.first, gate.None).Arrivals(d.TB.Context())
 	if err != nil {
-		d.TB.Fatalf("read the arrivals log: %v", err)
-	}
-	defer rows.Close()
-	var log []Arrival
-	for rows.Next() {
-		var a Arrival
-		if err := rows.Scan(&a.Fence, &a.Operation, &a.Units, &a.Result); err != nil {
-			d.TB.Fatalf("read the arrivals log: %v", err)
-		}
-		log = append(log, a)
-	}
-	if err := rows.Err(); err != nil {
-		d.TB.Fatalf("read the arrivals log: %v", err)
+		d.TB.Fatalf("%v", err)
 	}
 	return log
 }
@@ -107,8 +84,9 @@ func (d *Destination) BreakArrivalsLog() (repair func()) {
 // of its own.
 func (d *Destination) exec(stmt string) {
 	d.TB.Helper()
-	err := d.first.Immediate(context.Background(), func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(context.Background(), stmt)
+	ctx := d.TB.Context()
+	err := d.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, stmt)
 		return err
 	})
 	if err != nil {
@@ -120,7 +98,7 @@ func (d *Destination) exec(stmt string) {
 // error instead of an answer.
 func Apply(tb testing.TB, g *gate.Gate, req gate.Request) gate.Outcome {
 	tb.Helper()
-	out, err := g.Apply(context.Background(), req)
+	out, err := g.Apply(tb.Context(), req)
 	if err != nil {
 		tb.Fatalf("Apply(fence %d, %s, %d units) = error %v; want an answer", req.Fence, req.Operation, req.Units, err)
 	}

@@ -3,7 +3,6 @@
 package mailboxtest
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -28,7 +27,7 @@ func New(tb testing.TB) *Ledger {
 	tb.Helper()
 	l := &Ledger{TB: tb, Path: filepath.Join(tb.TempDir(), "ledger.db"), Clock: new(clock.Logical)}
 	l.first = l.Connect()
-	if err := mailbox.CreateSchema(context.Background(), l.first); err != nil {
+	if err := mailbox.CreateSchema(tb.Context(), l.first); err != nil {
 		tb.Fatalf("create schema: %v", err)
 	}
 	return l
@@ -51,7 +50,7 @@ func (l *Ledger) Mailbox(lease int64) *mailbox.Mailbox {
 // Add stores a NEW message.
 func (l *Ledger) Add(id, body string) {
 	l.TB.Helper()
-	if err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Add(context.Background(), id, body); err != nil {
+	if err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Add(l.TB.Context(), id, body); err != nil {
 		l.TB.Fatalf("add %s: %v", id, err)
 	}
 }
@@ -59,7 +58,7 @@ func (l *Ledger) Add(id, body string) {
 // Get returns a message's committed state.
 func (l *Ledger) Get(id string) mailbox.Message {
 	l.TB.Helper()
-	msg, err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Get(context.Background(), id)
+	msg, err := mailbox.Open(l.first, l.Clock, mailbox.NoLease).Get(l.TB.Context(), id)
 	if err != nil {
 		l.TB.Fatalf("get %s: %v", id, err)
 	}
@@ -69,7 +68,7 @@ func (l *Ledger) Get(id string) mailbox.Message {
 // Minted returns how many fencing tokens the shared counter has issued.
 func (l *Ledger) Minted() int64 {
 	l.TB.Helper()
-	n, err := token.Minted(context.Background(), l.first)
+	n, err := token.Minted(l.TB.Context(), l.first)
 	if err != nil {
 		l.TB.Fatalf("%v", err)
 	}
@@ -79,7 +78,7 @@ func (l *Ledger) Minted() int64 {
 // Claim claims id for owner and fails the test unless it wins.
 func Claim(tb testing.TB, box *mailbox.Mailbox, id, owner string) mailbox.Claim {
 	tb.Helper()
-	c, err := box.Claim(context.Background(), id, owner)
+	c, err := box.Claim(tb.Context(), id, owner)
 	if err != nil {
 		tb.Fatalf("Claim(%s, %s) = %v; want a win", id, owner, err)
 	}

@@ -3,7 +3,6 @@
 package queuetest
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
@@ -27,7 +26,7 @@ func New(tb testing.TB) *Jobs {
 	tb.Helper()
 	j := &Jobs{TB: tb, Path: filepath.Join(tb.TempDir(), "queue.db"), Clock: new(clock.Logical)}
 	j.first = j.Connect()
-	if err := queue.CreateSchema(context.Background(), j.first); err != nil {
+	if err := queue.CreateSchema(tb.Context(), j.first); err != nil {
 		tb.Fatalf("create queue schema: %v", err)
 	}
 	return j
@@ -49,7 +48,7 @@ func (j *Jobs) Queue(lease int64) *queue.Queue {
 // Add stores a queued job.
 func (j *Jobs) Add(id, operation string, units int64) {
 	j.TB.Helper()
-	if err := queue.Open(j.first, j.Clock, 0).Add(context.Background(), id, operation, units); err != nil {
+	if err := queue.Open(j.first, j.Clock, 0).Add(j.TB.Context(), id, operation, units); err != nil {
 		j.TB.Fatalf("add %s: %v", id, err)
 	}
 }
@@ -57,7 +56,7 @@ func (j *Jobs) Add(id, operation string, units int64) {
 // Get returns a job's committed state.
 func (j *Jobs) Get(id string) queue.Job {
 	j.TB.Helper()
-	job, err := queue.Open(j.first, j.Clock, 0).Get(context.Background(), id)
+	job, err := queue.Open(j.first, j.Clock, 0).Get(j.TB.Context(), id)
 	if err != nil {
 		j.TB.Fatalf("get %s: %v", id, err)
 	}
@@ -67,7 +66,7 @@ func (j *Jobs) Get(id string) queue.Job {
 // Claim claims id for worker and fails the test unless it wins.
 func Claim(tb testing.TB, q *queue.Queue, id, worker string) queue.Lease {
 	tb.Helper()
-	l, err := q.Claim(context.Background(), id, worker)
+	l, err := q.Claim(tb.Context(), id, worker)
 	if err != nil {
 		tb.Fatalf("Claim(%s, %s) = %v; want a win", id, worker, err)
 	}

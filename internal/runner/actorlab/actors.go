@@ -108,7 +108,7 @@ type secondRun struct {
 
 func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	path := filepath.Join(env.Dir, ledgerFile)
-	db, err := sqlitedb.Open(path)
+	db, err := sqlitedb.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

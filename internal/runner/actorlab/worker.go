@@ -45,7 +45,7 @@ func runWorker(ctx context.Context, args []string, link *cli.Link) error {
 	if len(args) != 1 {
 		return fmt.Errorf("want one argument LEDGER, got %q", args)
 	}
-	db, err := sqlitedb.Open(args[0])
+	db, err := sqlitedb.Open(ctx, args[0])
 	if err != nil {
 		return err
 	}

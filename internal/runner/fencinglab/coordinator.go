@@ -77,7 +77,7 @@ func (co *coordinator) open(ctx context.Context, queuePath, destPath string, uni
 		}
 	}
 	for _, path := range []string{queuePath, destPath, queuePath, destPath} {
-		db, err := sqlitedb.Open(path)
+		db, err := sqlitedb.Open(ctx, path)
 		if err != nil {
 			return closeAll, err
 		}

@@ -54,12 +54,12 @@ func runOldWorker(ctx context.Context, args []string, link *cli.Link) error {
 	if err != nil {
 		return err
 	}
-	qdb, err := sqlitedb.Open(args[0])
+	qdb, err := sqlitedb.Open(ctx, args[0])
 	if err != nil {
 		return err
 	}
 	defer qdb.Close()
-	ddb, err := sqlitedb.Open(args[1])
+	ddb, err := sqlitedb.Open(ctx, args[1])
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ const ledgerFile = "ledger.db"
 // openLedger opens (creating if needed) the ledger in dir with the mailbox
 // schema.
 func openLedger(ctx context.Context, dir string) (*sqlitedb.DB, error) {
-	db, err := sqlitedb.Open(filepath.Join(dir, ledgerFile))
+	db, err := sqlitedb.Open(ctx, filepath.Join(dir, ledgerFile))
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,6 @@ type raceFlags struct {
 	race      bool
 	processes int
 	rounds    int
-	set       map[string]bool // flags given on the command line
 	fs        *flag.FlagSet
 }
 

@@ -41,7 +41,7 @@ func runWorker(ctx context.Context, args []string, link *cli.Link) error {
 	if len(args) != 2 {
 		return fmt.Errorf("want arguments LEDGER WORKER, got %q", args)
 	}
-	db, err := sqlitedb.Open(args[0])
+	db, err := sqlitedb.Open(ctx, args[0])
 	if err != nil {
 		return err
 	}

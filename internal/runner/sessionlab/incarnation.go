@@ -110,7 +110,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	var clk clock.Logical
 	var kiosks []kiosk
 	for _, name := range []string{kioskA, kioskB} {
-		db, err := sqlitedb.Open(path)
+		db, err := sqlitedb.Open(ctx, path)
 		if err != nil {
 			return nil, err
 		}

@@ -9,10 +9,11 @@ import (
 )
 
 // Open opens another, separate connection pool to the SQLite file at path
-// (what another worker process would have) and closes it when tb ends.
+// (what another worker process would have), under tb's context, and closes
+// it when tb ends.
 func Open(tb testing.TB, path string) *sqlitedb.DB {
 	tb.Helper()
-	db, err := sqlitedb.Open(path)
+	db, err := sqlitedb.Open(tb.Context(), path)
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}
