@@ -14,6 +14,7 @@ import (
 	"github.com/fencelab/fencelab/internal/actor"
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -22,7 +23,7 @@ var Actors = cli.Command{
 	Name:    "actors",
 	Summary: "two processes claim one actor: the actor lease refuses the second before its provider runs",
 	New:     func(*flag.FlagSet) cli.Experiment { return experiment{} },
-	Roles:   []cli.Role{workerRole},
+	Roles:   []worker.Role{workerRole},
 }
 
 // The story's names. Every assignment belongs to the one actor.
@@ -123,7 +124,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 			return nil, err
 		}
 	}
-	b, err := startWorker(ctx, path) // process B: the runner started again
+	b, err := startProcessB(ctx, path) // process B: the runner started again
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +185,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	}
 	res.SameActorNextAssignmentRelease = next.State
 
-	if err := b.wait(); err != nil {
+	if err := b.WaitClean(); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -192,7 +193,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 
 // leaseStory is the actor-lease compare-and-set, at minute 0, between the
 // two processes.
-func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *worker) (leaseCAS, error) {
+func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b processB) (leaseCAS, error) {
 	var out leaseCAS
 	clk.Set(0)
 	la, err := a.AcquireLease(ctx, actorName)
@@ -265,11 +266,6 @@ func attemptStory(ctx context.Context, clk *clock.Logical, a *actor.Process, sta
 // refused describes the answer to a request the story expects refused: a
 // refusal with its reason, "granted" if it was not refused, or an error.
 func refused(err error) (refusal, error) {
-	if err == nil {
-		return refusal{Result: "granted"}, nil
-	}
-	if reason, ok := actor.ReasonOf(err); ok {
-		return refusal{Result: "refused", Reason: string(reason)}, nil
-	}
-	return refusal{}, err
+	out, err := cli.OutcomeOf("granted", err, actor.ReasonOf)
+	return refusal{Result: out.Result, Reason: out.Reason}, err
 }
