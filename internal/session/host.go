@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -18,7 +19,7 @@ import (
 // finishable once the host lease runs out, even if the session lease has
 // time left.
 func (s *Store) RenewHost(ctx context.Context, host string) (expiresAt int64, err error) {
-	expiresAt = s.clock.Now() + s.leases.Host
+	expiresAt = clock.Expiry(s.clock.Now(), s.leases.Host)
 	err = s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO hosts(host, lease_expires_at) VALUES (?, ?)
 			ON CONFLICT(host) DO UPDATE SET lease_expires_at = excluded.lease_expires_at`,
