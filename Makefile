@@ -1,10 +1,14 @@
 # fencelab: the targets a learner and CI use. Every target is a plain go
-# command; read the recipe to see what it runs.
+# command; read the recipe to see what it runs. `make help` lists them.
 
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08
 
-.PHONY: test run vet check bench fmt $(CHAPTERS)
+.PHONY: help test run vet check race bench $(CHAPTERS)
+
+## help: list the targets, one line each.
+help:
+	@awk '/^## /{ i = index($$0, ": "); printf "  %-14s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -23,6 +27,10 @@ vet:
 ## check: the graded check: every documented weakening must be caught by its named tests.
 check:
 	$(GO) run ./tools/drill check
+
+## race: the mechanism, the runner and the tooling under the race detector.
+race:
+	$(GO) test -race ./internal/...
 
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:
