@@ -1,7 +1,9 @@
 package destinationfencing
 
 import (
+	"iter"
 	"strings"
+	"sync"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -42,14 +44,7 @@ func TestSeedTable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			for n := int64(1); n <= 9; n++ {
-				start := worker.StartInProcess
-				if n == defaultUnits {
-					start = worker.Start
-				}
-				rep, err := fencinglab.RunCase(t.Context(), t.TempDir(), tc.name, n, start)
-				assert.NilError(t, err, "fencing --case %s --units %d", tc.name, n)
-
+			for n, rep := range runAtEveryN(t, tc.name) {
 				assert.Check(t, cmp.Equal(arrivals(rep), tc.attempts),
 					"--units %d: destination calls and their results, in arrival order", n)
 				final := rep.DestinationFinal
@@ -66,6 +61,37 @@ func TestSeedTable(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// runAtEveryN runs the case named name at every --units value, 1 to 9, and
+// returns the reports in order of N. The nine stories run at once: each
+// has its own files and its own worker A, and spends most of its time
+// waiting for the disk. Worker A runs in this process except at the
+// default N, where it is a separate OS process.
+func runAtEveryN(t *testing.T, name string) iter.Seq2[int64, fencinglab.CaseReport] {
+	t.Helper()
+	reps := make([]fencinglab.CaseReport, 10)
+	errs := make([]error, 10)
+	var wg sync.WaitGroup
+	for n := int64(1); n <= 9; n++ {
+		start := worker.StartInProcess
+		if n == defaultUnits {
+			start = worker.Start
+		}
+		dir := t.TempDir()
+		wg.Go(func() { reps[n], errs[n] = fencinglab.RunCase(t.Context(), dir, name, n, start) })
+	}
+	wg.Wait()
+	for n := 1; n <= 9; n++ {
+		assert.NilError(t, errs[n], "fencing --case %s --units %d", name, n)
+	}
+	return func(yield func(int64, fencinglab.CaseReport) bool) {
+		for n := int64(1); n <= 9; n++ {
+			if !yield(n, reps[n]) {
+				return
+			}
+		}
 	}
 }
 
