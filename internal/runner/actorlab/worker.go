@@ -123,20 +123,3 @@ func refusedReply(err error) (reply, error) {
 	}
 	return rep, nil
 }
-
-// processB is process A's handle on process B.
-type processB struct{ *worker.Process }
-
-func startProcessB(ctx context.Context, ledger string) (processB, error) {
-	p, err := worker.Start(ctx, workerRole, ledger)
-	return processB{p}, err
-}
-
-// ask sends req to process B and returns its reply.
-func (b processB) ask(req request) (reply, error) {
-	rep, err := worker.Ask[reply](b.Process, req)
-	if err != nil {
-		return reply{}, fmt.Errorf("process B (pid %d): %w", b.Pid, err)
-	}
-	return rep, nil
-}
