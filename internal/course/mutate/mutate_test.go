@@ -267,3 +267,35 @@ func TestMechanismPackagesLeaveOutTheUpperLayers(t *testing.T) {
 	assert.Assert(t, slices.Contains(got, "internal/mailbox"), "mechanism packages %v", got)
 	assert.Assert(t, !slices.Contains(got, "internal/runner") && !slices.Contains(got, "internal/course"), "mechanism packages %v include an upper layer", got)
 }
+
+// TestWriteOverlayBuildsOneMutant: the overlay another tool gets for one
+// mutant replaces exactly its file, with exactly its change, and refuses a
+// file that changed since the mutant was generated.
+func TestWriteOverlayBuildsOneMutant(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	ms, err := Generate(t.Context(), root, []string{"internal/ledger"})
+	assert.NilError(t, err)
+	open := find(ms, RelOp, "expires > now", "expires >= now")
+	assert.Assert(t, is.Len(open, 1))
+	for _, m := range ms {
+		assert.Assert(t, !strings.Contains(m.Diff(), "`2` -> `1`"), "Generate returned %s, which does not build", m.Diff())
+	}
+
+	dir := t.TempDir()
+	overlay, err := open[0].WriteOverlay(root, dir)
+	assert.NilError(t, err)
+	mutated, err := os.ReadFile(filepath.Join(dir, "ledger.go"))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Contains(string(mutated), "return expires >= now"), "the overlay's copy of ledger.go")
+	js, err := os.ReadFile(overlay)
+	assert.NilError(t, err)
+	assert.Assert(t, is.Contains(string(js), filepath.Join(root, "internal", "ledger", "ledger.go")), "the overlay must replace the original file")
+
+	file := filepath.Join(root, "internal", "ledger", "ledger.go")
+	src, err := os.ReadFile(file)
+	assert.NilError(t, err)
+	assert.NilError(t, os.WriteFile(file, []byte(strings.Replace(string(src), "expires > now", "now < expires", 1)), 0o644))
+	_, err = open[0].WriteOverlay(root, t.TempDir())
+	assert.ErrorContains(t, err, "changed since the mutant was generated")
+}
