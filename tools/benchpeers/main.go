@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&cfg.rounds, "rounds", 7, "measured `rounds`, after one warm-up round; each runs every variant once")
 	fs.IntVar(&cfg.cycles, "cycles", 1000, "`cycles` per variant per round, each on a new message")
 	fs.BoolVar(&cfg.json, "json", false, `print one JSON document: {"variants": [{"name", "cpu_us", "wall_us"}]}`)
-	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write a CPU profile of the fenced cycles alone to `file`")
+	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "after the measured rounds, profile the fenced cycle alone (rounds × cycles of it, on a fresh file) into `file`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,17 +74,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := sameSettings(ctx, dir); err != nil {
 		return err
 	}
-	var prof *os.File
-	if cfg.cpuprofile != "" {
-		if prof, err = os.Create(cfg.cpuprofile); err != nil {
-			return err
-		}
-		defer prof.Close()
-	}
-
-	res, err := measure(ctx, cfg, dir, prof)
+	res, err := measure(ctx, cfg, dir)
 	if err != nil {
 		return err
+	}
+	if cfg.cpuprofile != "" {
+		if err := profileFenced(ctx, cfg, dir); err != nil {
+			return err
+		}
 	}
 	if cfg.json {
 		return printJSON(stdout, res)
@@ -103,14 +100,13 @@ type results map[string][]sample
 // runs every variant once, starting one variant later than the round
 // before, so that no variant always runs first, or always after the same
 // neighbour.
-func measure(ctx context.Context, cfg config, dir string, prof *os.File) (results, error) {
+func measure(ctx context.Context, cfg config, dir string) (results, error) {
 	res := results{}
 	for round := -1; round < cfg.rounds; round++ {
 		for k := range variants {
 			v := variants[(k+max(round, 0))%len(variants)]
 			path := filepath.Join(dir, fmt.Sprintf("%s-%d.db", v.name, round+1))
-			profile := prof != nil && round >= 0 && v.name == "fenced"
-			s, err := once(ctx, v, path, cfg.cycles, profile, prof)
+			s, err := once(ctx, v, path, cfg.cycles, nil)
 			if err != nil {
 				return nil, fmt.Errorf("%s, round %d: %w", v.name, round+1, err)
 			}
@@ -125,18 +121,33 @@ func measure(ctx context.Context, cfg config, dir string, prof *os.File) (result
 	return res, nil
 }
 
+// profileFenced runs the fenced cycle rounds × cycles times on a fresh
+// file under the CPU profiler, apart from the measured rounds.
+func profileFenced(ctx context.Context, cfg config, dir string) error {
+	f, err := os.Create(cfg.cpuprofile)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = once(ctx, variants[0], filepath.Join(dir, "profiled.db"), cfg.rounds*cfg.cycles, f)
+	if err != nil {
+		return fmt.Errorf("fenced, profiled: %w", err)
+	}
+	return f.Close()
+}
+
 // once opens a fresh file for v, runs its cycle n times, and returns the
 // cost per cycle. Opening and closing are not measured. The garbage the
 // previous variant left is collected first, so that no variant pays for
-// another's.
-func once(ctx context.Context, v variant, path string, n int, profile bool, prof *os.File) (sample, error) {
+// another's. With prof non-nil, the cycles run under the CPU profiler.
+func once(ctx context.Context, v variant, path string, n int, prof io.Writer) (sample, error) {
 	cycle, closeFn, err := v.open(ctx, path)
 	if err != nil {
 		return sample{}, err
 	}
 	defer closeFn()
 	runtime.GC()
-	if profile {
+	if prof != nil {
 		if err := pprof.StartCPUProfile(prof); err != nil {
 			return sample{}, err
 		}
