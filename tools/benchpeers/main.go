@@ -14,7 +14,10 @@
 //
 //	make bench-peers
 //	make bench-peers ARGS='--json'
-//	make bench-peers ARGS='--rounds 9 --cycles 2000 --cpuprofile fenced.pprof'
+//	make bench-peers ARGS='--rounds 9 --cycles 2000 --cpuprofile /tmp/fenced.pprof'
+//
+// make runs it from tools/benchpeers, so a relative --cpuprofile path lands
+// there. Read the profile with `go tool pprof -top /tmp/fenced.pprof`.
 package main
 
 import (
