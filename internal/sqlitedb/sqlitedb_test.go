@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
@@ -332,4 +333,37 @@ func TestFailedCommitLeavesNoTransactionOpen(t *testing.T) {
 		_, err := tx.Exec(ctx, `INSERT INTO child VALUES (1)`)
 		return err
 	}), "another connection after the failed COMMIT: the write lock was not released")
+}
+
+// TestImmediateHoldsTheWriteLockFromBegin: BEGIN IMMEDIATE takes the write
+// lock before fn reads anything, so no other connection can commit between
+// fn's read and fn's write. Here another connection tries to write in that
+// gap and gives up when its context ends, and fn's write, made from what it
+// read, commits. (Under a plain BEGIN the other writer gets in, and fn's
+// write then fails with SQLITE_BUSY: its snapshot is out of date.)
+func TestImmediateHoldsTheWriteLockFromBegin(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "t.db")
+	db := newTableAt(t, path)
+	other := sqlitedbtest.Open(t, path)
+	var otherErr error
+
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM t`).Scan(&n); err != nil {
+			return err
+		}
+		// The bound only ends the other writer's wait; nothing is timed.
+		gap, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		defer cancel()
+		otherErr = insert(gap, other, 100)
+		_, err := tx.Exec(ctx, `INSERT INTO t VALUES (?)`, n+1)
+		return err
+	})
+
+	assert.Assert(t, errors.Is(otherErr, context.DeadlineExceeded) || sqlitedb.IsBusy(otherErr),
+		"another connection's write between a BEGIN IMMEDIATE transaction's read and its write = %v; want it kept out until it gave up", otherErr)
+	assert.NilError(t, err, "a BEGIN IMMEDIATE transaction that read, then wrote what it read: want it committed")
+	assert.Equal(t, rows(t, db), 1, "rows after the transaction: only its own write")
 }
