@@ -1,9 +1,9 @@
 package leasedclaim
 
-// These tests hold the lease's end from the owner's side. The contender's
-// side is in lease_test.go (TestLeaseIsOverAtItsExpiryMinute); a boundary
-// has two sides, and a mistake on the owner's side is the one that lets
-// two workers believe at once.
+// These tests hold what the owner's side of a lease must agree with: the
+// takeover's end of the lease (TestLeaseIsOverAtItsExpiryMinute tests both
+// sides of that minute), and the state. A mistake on the owner's side is
+// the one that lets two workers believe at once.
 
 import (
 	"testing"
@@ -13,31 +13,6 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
 )
-
-// TestOwnersLeaseIsOverAtItsExpiryMinuteToo: worker-a's lease runs to 15.
-// At 14 its claim is a renewal: the same token, the same expiry. At 15 the
-// lease is over for worker-a as much as for anyone: its claim is a new
-// generation with a greater token, never its old one handed back.
-func TestOwnersLeaseIsOverAtItsExpiryMinuteToo(t *testing.T) {
-	t.Parallel()
-	l, box := newMsg2(t)
-	first := mailboxtest.Claim(t, box, "msg-2", "worker-a")
-
-	l.Clock.Set(first.ExpiresAt - 1)
-	before := mailboxtest.Claim(t, box, "msg-2", "worker-a")
-	assert.Equal(t, before.Token, first.Token, "worker-a's claim at minute %d, one before its lease ends: want its own token back", first.ExpiresAt-1)
-	assert.Assert(t, before.Renewed, "worker-a's claim at minute %d, inside its lease, must be a renewal", first.ExpiresAt-1)
-
-	l.Clock.Set(first.ExpiresAt)
-	at := mailboxtest.Claim(t, box, "msg-2", "worker-a")
-	assert.Assert(t, !at.Renewed && at.Token > first.Token,
-		"worker-a's claim at minute %d, when its lease (expires_at %d) is over: got token %d (renewed %v); want a new generation, greater than %d",
-		first.ExpiresAt, first.ExpiresAt, at.Token, at.Renewed, first.Token)
-	assert.Equal(t, at.ExpiresAt, first.ExpiresAt+lease, "the new generation's lease runs a full %d minutes from minute %d", lease, first.ExpiresAt)
-	msg := l.Get("msg-2")
-	assert.Equal(t, msg.Token, at.Token, "token on disk after worker-a's new generation")
-	assert.Equal(t, msg.ExpiresAt, at.ExpiresAt, "lease expiry on disk after worker-a's new generation")
-}
 
 // TestAtTheExpiryMinuteOnlyOneWorkerBelieves: at minute 15, when
 // worker-a's lease ends, worker-a claims and then worker-b claims. However

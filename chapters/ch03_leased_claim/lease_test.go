@@ -172,5 +172,9 @@ func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
 		assert.Assert(t, !at15.Renewed && at15.Token > a.Token,
 			"worker-a at minute 15, when its own lease (expires_at %d) is over, got token %d (renewed: %t); want a new generation, greater than %d",
 			a.ExpiresAt, at15.Token, at15.Renewed, a.Token)
+		assert.Equal(t, at15.ExpiresAt, a.ExpiresAt+lease, "the new generation's lease runs a full %d minutes from minute 15", lease)
+		msg := l.Get("msg-2")
+		assert.Equal(t, msg.Token, at15.Token, "token on disk after worker-a's new generation at minute 15")
+		assert.Equal(t, msg.ExpiresAt, at15.ExpiresAt, "lease expiry on disk after worker-a's new generation at minute 15")
 	})
 }
