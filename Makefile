@@ -4,11 +4,11 @@
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08
 
-.PHONY: help test run vet check race bench $(CHAPTERS)
+.PHONY: help test run vet check race bench bench-peers $(CHAPTERS)
 
 ## help: list the targets, one line each.
 help:
-	@awk '/^## /{ i = index($$0, ": "); printf "  %-14s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
+	@awk '/^## [^ :]+( \.\. [^ :]+)?: /{ i = index($$0, ": "); printf "  %-14s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -35,6 +35,14 @@ race:
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/ch01_naive_claim/
+
+## bench-peers: the fenced cycle against naive, goqite and a prepared floor, in one process.
+# It prints µs per cycle and the ratios; goqite does not fence, and the floor is
+# prepared one-statement transactions. It is a module of its own (tools/benchpeers),
+# so the peer never enters the course's build. ARGS passes flags: make bench-peers
+# ARGS=--json (the recipe is not echoed, so stdout is the JSON alone).
+bench-peers:
+	@cd tools/benchpeers && $(GO) run . $(ARGS)
 
 ## ch01 .. ch08: one chapter's tests, verbose, never from the cache.
 $(CHAPTERS):
