@@ -13,7 +13,10 @@ import "math"
 // clamped lease ends at the largest time the clock can show, so it is
 // held at every moment before that one.
 func Expiry(now, lease int64) int64 {
-	if lease > 0 && now > math.MaxInt64-lease {
+	if lease <= 0 {
+		return now + lease // it ends no later than it starts: nothing to clamp
+	}
+	if now > math.MaxInt64-lease {
 		return math.MaxInt64
 	}
 	return now + lease
