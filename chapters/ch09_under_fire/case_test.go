@@ -175,8 +175,9 @@ func caseLines(text string) []string {
 // disagreement is what a replay found: the lines it ran, the last one
 // showing both answers, and what differed there.
 type disagreement struct {
-	lines []string
-	what  string // "the answer", "msg-1's committed row", ...
+	lines   []string
+	what    string // "the answer", "msg-1's committed row", ...
+	minimal bool   // set by the shrink: no single step can be left out
 }
 
 // report fails tb with a shrunk disagreement, printed so it can be kept.
@@ -186,8 +187,12 @@ type disagreement struct {
 func report(tb testing.TB, system, from string, total int, header []string, d disagreement) {
 	tb.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, "the %s and its model disagree about %s (%s). Shrunk from %d steps to %d (no single step can be left out):\n\n",
-		system, d.what, from, total, len(d.lines))
+	how := "no single step can be left out"
+	if !d.minimal {
+		how = fmt.Sprintf("the shrink stopped after %d replays; some step may still be left out", shrinkBudget)
+	}
+	fmt.Fprintf(&b, "the %s and its model disagree about %s (%s). Shrunk from %d steps to %d (%s):\n\n",
+		system, d.what, from, total, len(d.lines), how)
 	for _, l := range header {
 		fmt.Fprintf(&b, "\t%s\n", l)
 	}

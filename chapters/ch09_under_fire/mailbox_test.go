@@ -20,8 +20,8 @@ var mailboxLeases = []int64{15, 5, 1, mailbox.NoLease}
 
 // The seeded run: mailboxSeeds sequences of mailboxSteps steps each.
 const (
-	mailboxSeeds = 40
-	mailboxSteps = 60
+	mailboxSeeds = 24
+	mailboxSteps = 100
 )
 
 // TestMailboxAgreesWithModel: random sequences of claims, completions and
@@ -87,8 +87,12 @@ func checkMailbox(tb testing.TB, c mailboxCase, from string) int {
 		_, d := replayMailbox(tb, mailboxCase{lease: c.lease, steps: s})
 		return d != nil
 	}
-	steps := startAtZero(shrink(c.steps[:ran], disagrees), disagrees)
-	_, d = replayMailbox(tb, mailboxCase{lease: c.lease, steps: steps})
+	steps, minimal := shrink(c.steps[:ran], disagrees)
+	steps = startAtZero(steps, disagrees)
+	if _, shrunk := replayMailbox(tb, mailboxCase{lease: c.lease, steps: steps}); shrunk != nil {
+		d = shrunk
+		d.minimal = minimal
+	}
 	report(tb, "mailbox", fmt.Sprintf("%s, %s; it showed at step %d", from, c.header()[0], ran), ran, c.header(), *d)
 	return ran
 }

@@ -13,13 +13,15 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 )
 
-// The mailbox every sequence starts from: three NEW messages. Steps also
-// name ids that do not exist.
+// The mailbox every sequence starts from: the five NEW messages of
+// chapters 1 to 4. Steps also name ids that do not exist.
 var (
 	messages = []struct{ id, body string }{
 		{"msg-1", "Restock vanilla"},
 		{"msg-2", "Order cones"},
 		{"msg-3", "Call the supplier"},
+		{"msg-4", "Reorder sprinkles"},
+		{"msg-5", "Count the till"},
 	}
 	unknownMessages = []string{"msg-404", "MSG-1"}
 	// Owners: three ordinary workers, and names that differ from

@@ -23,8 +23,8 @@ var (
 
 // The seeded run: queueSeeds sequences of queueSteps steps each.
 const (
-	queueSeeds = 36
-	queueSteps = 50
+	queueSeeds = 18
+	queueSteps = 100
 )
 
 // TestQueueAndGateAgreeWithModel: random sequences of claims, destination
@@ -90,8 +90,12 @@ func checkQueue(tb testing.TB, c queueCase, from string) int {
 		_, d := replayQueue(tb, queueCase{lease: c.lease, contract: c.contract, steps: s})
 		return d != nil
 	}
-	steps := startAtZero(shrink(c.steps[:ran], disagrees), disagrees)
-	_, d = replayQueue(tb, queueCase{lease: c.lease, contract: c.contract, steps: steps})
+	steps, minimal := shrink(c.steps[:ran], disagrees)
+	steps = startAtZero(steps, disagrees)
+	if _, shrunk := replayQueue(tb, queueCase{lease: c.lease, contract: c.contract, steps: steps}); shrunk != nil {
+		d = shrunk
+		d.minimal = minimal
+	}
 	report(tb, "queue", fmt.Sprintf("%s, lease %d, contract %s; it showed at step %d", from, c.lease, c.contract, ran),
 		ran, c.header(), *d)
 	return ran

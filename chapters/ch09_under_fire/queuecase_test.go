@@ -16,7 +16,7 @@ import (
 	"github.com/fencelab/fencelab/internal/queue"
 )
 
-// The queue every sequence starts from: chapter 5's job and two more,
+// The queue every sequence starts from: chapter 5's job and three more,
 // each asking for one operation on the destination's counter. Steps also
 // name jobs that do not exist.
 var (
@@ -27,10 +27,13 @@ var (
 		{"JOB-1", "OP-1", 4},
 		{"JOB-2", "OP-2", 3},
 		{"JOB-3", "OP-3", 2},
+		{"JOB-4", "OP-4", 1},
 	}
-	unknownJobs  = []string{"JOB-404", "job-1"}
-	plainWorkers = []string{"A", "B", "C"}
-	oddWorkers   = []string{"", "A ", "a", "A\x00", "Ä"}
+	unknownJobs = []string{"JOB-404", "job-1"}
+	// The steps that break and repair the arrivals log name these.
+	operator, arrivals = "operator", "arrivals"
+	plainWorkers       = []string{"A", "B", "C"}
+	oddWorkers         = []string{"", "A ", "a", "A\x00", "Ä"}
 )
 
 // queueCase is one sequence of steps, with the queue's lease length and
@@ -42,11 +45,13 @@ type queueCase struct {
 }
 
 // queueStep is one worker's call at one logical time: a claim, a call to
-// the destination for the job's operation, or a finish.
+// the destination for the job's operation, or a finish. Or the operator
+// breaking or repairing the destination's arrivals log (chapter 6), with
+// worker "operator" and job "arrivals".
 type queueStep struct {
 	at      int64
 	worker  string
-	op      string // Claim, Call or Finish
+	op      string // Claim, Call, Finish, BreakLog or RepairLog
 	job     string
 	fence   tokenRef // the fence Call and Finish present
 	changed bool     // Call: one unit more than the job asks for
@@ -62,7 +67,7 @@ func (s queueStep) shifted(by int64) queueStep {
 
 func (s queueStep) String() string {
 	head := fmt.Sprintf("t=%d %s %s(%s", s.at, quoteName(s.worker), s.op, s.job)
-	if s.op == "Claim" {
+	if s.op == "Claim" || s.op == "BreakLog" || s.op == "RepairLog" {
 		return head + ")"
 	}
 	head += ", fence=" + string(s.fence)
@@ -103,8 +108,10 @@ func parseQueueCase(text string) (queueCase, error) {
 			fence: tokenRef(p.option("fence")), changed: p.flag("units+1"), fail: p.flag("fail")}
 		switch {
 		case s.op == "Claim":
+		case s.op == "BreakLog" || s.op == "RepairLog":
+			s.worker, s.job = operator, arrivals
 		case s.op != "Call" && s.op != "Finish":
-			return queueCase{}, fmt.Errorf("%q: want Claim, Call or Finish", l)
+			return queueCase{}, fmt.Errorf("%q: want Claim, Call, Finish, BreakLog or RepairLog", l)
 		case !isTokenRef(s.fence):
 			return queueCase{}, fmt.Errorf("%q: want fence= one of %v", l, tokenRefs)
 		case s.op == "Call" && !knownJob(s.job):
@@ -161,9 +168,11 @@ func (qm *queueModel) request(s queueStep) model.Request {
 // refusal nor ErrNotFound.
 type queueOutcome struct {
 	model.QueueAnswer
-	Result gate.Result
-	Seen   model.View // for rolled_back: what the failing transaction saw of itself
-	Err    string
+	Result    gate.Result
+	Seen      model.View // for rolled_back: what the failing transaction saw of itself
+	Failed    bool       // the call returned an error and no answer
+	NotLogged bool       // the answer stands; its arrivals line is missing
+	Err       string
 }
 
 // apply runs s on the model and returns its answer.
@@ -177,9 +186,15 @@ func (qm *queueModel) apply(s queueStep) queueOutcome {
 		return queueOutcome{QueueAnswer: a}
 	case "Finish":
 		return queueOutcome{QueueAnswer: qm.q.Finish(s.job, s.worker, qm.presented(s))}
+	case "BreakLog":
+		qm.g.BreakLog()
+		return queueOutcome{}
+	case "RepairLog":
+		qm.g.RepairLog()
+		return queueOutcome{}
 	}
 	a := qm.g.Apply(qm.request(s))
-	o := queueOutcome{Result: a.Result}
+	o := queueOutcome{Result: a.Result, Failed: a.Failed, NotLogged: a.NotLogged}
 	if a.Seen != nil {
 		o.Seen = *a.Seen
 	}
@@ -204,8 +219,19 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
 	qm := newQueueModel(lease, contract)
 	span := max(lease, 5)
 	var now int64
+	logBroken := false
 	for ch.more() {
 		now = pickTime(ch, now, qm.leaseEnds(), span)
+		if (logBroken && ch.intn(4) == 0) || (!logBroken && ch.intn(25) == 0) {
+			s := queueStep{at: now, worker: operator, op: "BreakLog", job: arrivals}
+			if logBroken {
+				s.op = "RepairLog"
+			}
+			logBroken = !logBroken
+			qm.apply(s)
+			c.steps = append(c.steps, s)
+			continue
+		}
 		s := queueStep{at: now, worker: pick(ch, plainWorkers...), job: pick(ch, jobs...).id}
 		if ch.intn(10) < 3 {
 			s.worker = pick(ch, oddWorkers...)
@@ -246,10 +272,25 @@ func sayQueue(op string, o queueOutcome, toks *tokens) string {
 		return "refused " + string(o.Refused)
 	case op == "Finish":
 		return "completed"
-	case op == "Call" && o.Result == gate.RolledBack:
-		return fmt.Sprintf("rolled_back (the failing transaction saw %s)", sayView(o.Seen, toks))
-	case op == "Call":
-		return string(o.Result)
+	case op == "BreakLog":
+		return "the arrivals log refuses new lines"
+	case op == "RepairLog":
+		return "the arrivals log takes lines again"
+	case o.Failed:
+		return "failed: no answer, nothing committed"
+	}
+	s := string(o.Result)
+	if s == "" {
+		s = "no answer"
+	}
+	if o.Result == gate.RolledBack {
+		s += fmt.Sprintf(" (the failing transaction saw %s)", sayView(o.Seen, toks))
+	}
+	if o.NotLogged {
+		s += ", not logged"
+	}
+	if op == "Call" {
+		return s
 	}
 	return fmt.Sprintf("%s, lease until %d", toks.sayAs("fence", o.Fence), o.ExpiresAt)
 }

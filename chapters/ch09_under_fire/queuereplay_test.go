@@ -19,6 +19,7 @@ import (
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/gate"
+	"github.com/fencelab/fencelab/internal/gate/gatetest"
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/token"
@@ -36,6 +37,7 @@ type queueBench struct {
 	dest     *sqlitedb.DB // set-up and committed reads; no gate writes on it
 	workers  [processes]worker
 	opened   []*sqlitedb.DB
+	repair   func() // set while the arrivals log is broken
 }
 
 // worker is what one worker process would have: its own connections to
@@ -130,6 +132,7 @@ func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (li
 	want := qm.apply(s)
 	w := b.worker(s.worker)
 	var got queueOutcome
+	var callErr error // the call's error, shown but not compared: the model knows kinds, not wordings
 	switch s.op {
 	case "Claim":
 		l, err := w.q.Claim(b.ctx, s.job, s.worker)
@@ -142,12 +145,24 @@ func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (li
 		}
 	case "Finish":
 		got = queueOutcomeOf(w.q.Finish(b.ctx, s.job, s.worker, toks.toReal(presented)))
+	case "BreakLog":
+		if b.repair == nil {
+			b.repair = gatetest.BreakArrivalsLogOf(b.tb, b.dest)
+		}
+	case "RepairLog":
+		if b.repair != nil {
+			b.repair()
+			b.repair = nil
+		}
 	case "Call":
 		out, err := w.g.Apply(b.ctx, gate.Request{Fence: toks.toReal(req.Fence), Operation: req.Operation,
 			Units: req.Units, FailAfterEffect: req.Fail})
 		got = queueOutcome{Result: out.Result}
-		if err != nil {
-			got.Err = err.Error()
+		switch {
+		case errors.Is(err, gate.ErrNotLogged):
+			got.NotLogged = true
+		case err != nil:
+			got.Failed, callErr = true, err
 		}
 		if out.UncommittedView != nil {
 			got.Seen = viewOf(*out.UncommittedView, toks)
@@ -155,15 +170,21 @@ func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (li
 	}
 
 	line = s.String() + " -> "
-	if s.op != "Claim" {
+	if s.op == "Call" || s.op == "Finish" {
 		line += "presented " + toks.sayAs("fence", presented) + ": "
 	}
 	line += sayQueue(s.op, got, toks)
+	if callErr != nil {
+		line += fmt.Sprintf(" (%v)", callErr)
+	}
 	if got != want {
 		return line + "; model: " + sayQueue(s.op, want, toks), "the answer"
 	}
-	if s.op == "Call" {
+	switch s.op {
+	case "Call":
 		return destinationAgrees(b, qm, toks, line)
+	case "BreakLog", "RepairLog":
+		return line, ""
 	}
 	if got, want, ok := jobsAgree(b, qm, toks, s.job); !ok {
 		return fmt.Sprintf("%s; row: %s; model: %s", line, got, want), s.job + "'s committed row"

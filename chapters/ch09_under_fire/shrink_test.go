@@ -11,16 +11,26 @@ import (
 	"gotest.tools/v3/assert/cmp"
 )
 
+// shrinkBudget bounds how many replays one shrink may spend. Each replay
+// starts from fresh database files, so a long sequence on a slow disk could
+// otherwise take minutes; the sequence found so far still disagrees.
+const shrinkBudget = 400
+
 // shrink returns a sub-sequence of steps that still disagrees, as short as
 // it finds: it tries leaving out halves, then quarters, and so on down to
-// single steps, keeping every cut after which disagrees still holds. The
-// result is minimal in one sense only: no single step of it can be left
-// out. disagrees must hold for steps itself, and must replay from scratch
+// single steps, keeping every cut after which disagrees still holds.
+// minimal is true when no single step of the result can be left out (the
+// only sense in which it is the shortest); false when shrinkBudget ran out
+// first. disagrees must hold for steps itself, and must replay from scratch
 // each time: the steps are a script, not a state.
-func shrink[S any](steps []S, disagrees func([]S) bool) []S {
+func shrink[S any](steps []S, disagrees func([]S) bool) (shorter []S, minimal bool) {
+	tries := 0
 	for chunk := max(len(steps)/2, 1); ; {
 		cut := false
 		for i := 0; i+chunk <= len(steps); {
+			if tries++; tries > shrinkBudget {
+				return steps, false
+			}
 			shorter := slices.Concat(steps[:i], steps[i+chunk:])
 			if disagrees(shorter) {
 				steps, cut = shorter, true
@@ -32,7 +42,7 @@ func shrink[S any](steps []S, disagrees func([]S) bool) []S {
 		case cut:
 			// Something went: try this size again on what is left.
 		case chunk == 1:
-			return steps
+			return steps, true
 		default:
 			chunk /= 2
 		}
@@ -91,9 +101,10 @@ func TestShrinkLeavesOnlyTheStepsThatMatter(t *testing.T) {
 		return c >= 0 && slices.Contains(s[c:], "complete")
 	}
 
-	got := shrink(steps, disagrees)
+	got, minimal := shrink(steps, disagrees)
 
 	assert.Check(t, cmp.DeepEqual(got, []string{"claim", "complete"}),
 		"shrinking 62 steps where only a claim and a later completion matter")
+	assert.Check(t, minimal, "shrink says its result is not minimal; no single step of it can be left out")
 	assert.Check(t, runs < 200, "shrinking took %d replays; want it to cut by halves, not step by step", runs)
 }

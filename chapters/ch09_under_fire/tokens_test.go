@@ -67,6 +67,8 @@ func (t *tokens) sayAs(noun string, m model.Token) string {
 	switch r, ok := t.real[m]; {
 	case m == 0:
 		return "no " + noun
+	case m == neverIssued:
+		return "a never-issued " + noun
 	case ok:
 		return fmt.Sprintf("%s %d", noun, r)
 	case m < 0:

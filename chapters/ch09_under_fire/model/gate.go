@@ -31,17 +31,24 @@ type Arrival struct {
 
 // GateAnswer is what the model says one call returns.
 type GateAnswer struct {
-	Result gate.Result
-	Seen   *View // for rolled_back: what the failing transaction saw of itself
+	Result gate.Result // "" when Failed
+	Seen   *View       // for rolled_back: what the failing transaction saw of itself
+	// Failed: Apply returned an error and no answer. Nothing committed, so
+	// the caller may try again.
+	Failed bool
+	// NotLogged: the answer stands, but its line is missing from the
+	// arrivals log (Apply's error wraps gate.ErrNotLogged).
+	NotLogged bool
 }
 
 // Gate is the model of one destination judging by one contract.
 type Gate struct {
-	contract gate.Contract
-	mark     Token
-	units    int64
-	receipts map[string]int64 // operation -> the units it was applied with
-	arrivals []Arrival
+	contract  gate.Contract
+	mark      Token
+	units     int64
+	receipts  map[string]int64 // operation -> the units it was applied with
+	arrivals  []Arrival
+	logBroken bool
 }
 
 // NewGate returns a destination with mark 0, no units and no receipts.
@@ -56,6 +63,13 @@ func (g *Gate) State() View {
 
 // Arrivals returns the arrivals log, oldest line first.
 func (g *Gate) Arrivals() []Arrival { return g.arrivals }
+
+// BreakLog makes every new line of the arrivals log fail to be written,
+// until RepairLog.
+func (g *Gate) BreakLog() { g.logBroken = true }
+
+// RepairLog lets the arrivals log take lines again.
+func (g *Gate) RepairLog() { g.logBroken = false }
 
 // Apply is one call, decided in the order chapter 5 lists and with the
 // commit rule of chapter 6:
@@ -72,37 +86,53 @@ func (g *Gate) Arrivals() []Arrival { return g.arrivals }
 //  5. fence+receipt: the receipt is recorded. Mark, effect and receipt
 //     commit together: applied.
 //
-// Under none only steps 3 and 4 happen. Every answer gets a line in the
-// arrivals log, the rolled-back ones included.
+// Under none only steps 3 and 4 happen.
+//
+// Every answer gets a line in the arrivals log (chapter 6). An answer that
+// commits (applied, replayed, fenced) writes it in its own transaction: if
+// the log is broken, the whole call fails and nothing commits. A conflict
+// or a rolled-back call writes its line afterwards, on its own: if the log
+// is broken, the answer stands and only the line is missing.
 func (g *Gate) Apply(req Request) GateAnswer {
-	ans := g.decide(req)
+	ans, commit := g.decide(req)
+	switch {
+	case commit != nil && g.logBroken:
+		return GateAnswer{Failed: true}
+	case commit != nil:
+		commit()
+	case g.logBroken:
+		ans.NotLogged = true
+		return ans
+	}
 	g.arrivals = append(g.arrivals, Arrival{Request: req, Result: ans.Result})
 	return ans
 }
 
-func (g *Gate) decide(req Request) GateAnswer {
+// decide returns the answer to req and, for an answer that commits, the
+// change it commits; nil for one that rolls back.
+func (g *Gate) decide(req Request) (GateAnswer, func()) {
 	fenced := g.contract == gate.Fence || g.contract == gate.FenceReceipt
 	receipts := g.contract == gate.FenceReceipt
 	mark := g.mark
 	if fenced {
 		if req.Fence < g.mark {
-			return GateAnswer{Result: gate.Fenced}
+			return GateAnswer{Result: gate.Fenced}, func() {}
 		}
 		mark = req.Fence
 	}
 	if prior, found := g.receipts[req.Operation]; receipts && found {
 		if prior != req.Units {
-			return GateAnswer{Result: gate.Conflict}
+			return GateAnswer{Result: gate.Conflict}, nil
 		}
-		g.mark = mark
-		return GateAnswer{Result: gate.Replayed}
+		return GateAnswer{Result: gate.Replayed}, func() { g.mark = mark }
 	}
 	if req.Fail {
-		return GateAnswer{Result: gate.RolledBack, Seen: &View{Mark: mark, Units: g.units + req.Units, Receipts: len(g.receipts)}}
+		return GateAnswer{Result: gate.RolledBack, Seen: &View{Mark: mark, Units: g.units + req.Units, Receipts: len(g.receipts)}}, nil
 	}
-	g.mark, g.units = mark, g.units+req.Units
-	if receipts {
-		g.receipts[req.Operation] = req.Units
+	return GateAnswer{Result: gate.Applied}, func() {
+		g.mark, g.units = mark, g.units+req.Units
+		if receipts {
+			g.receipts[req.Operation] = req.Units
+		}
 	}
-	return GateAnswer{Result: gate.Applied}
 }

@@ -72,25 +72,31 @@ func (d *Destination) Arrivals() []gate.Arrival {
 // function that repairs it. Nothing else in the destination changes.
 func (d *Destination) BreakArrivalsLog() (repair func()) {
 	d.TB.Helper()
-	d.exec(`CREATE TRIGGER arrivals_broken BEFORE INSERT ON arrivals
+	return BreakArrivalsLogOf(d.TB, d.first)
+}
+
+// BreakArrivalsLogOf is BreakArrivalsLog for a destination file a test
+// opened itself: db is a connection to it that no gate writes on.
+func BreakArrivalsLogOf(tb testing.TB, db *sqlitedb.DB) (repair func()) {
+	tb.Helper()
+	exec(tb, db, `CREATE TRIGGER arrivals_broken BEFORE INSERT ON arrivals
 		BEGIN SELECT RAISE(ABORT, 'the arrivals log is broken'); END`)
 	return func() {
-		d.TB.Helper()
-		d.exec(`DROP TRIGGER arrivals_broken`)
+		tb.Helper()
+		exec(tb, db, `DROP TRIGGER arrivals_broken`)
 	}
 }
 
-// exec runs one statement on the observer's connection, in a transaction
-// of its own.
-func (d *Destination) exec(stmt string) {
-	d.TB.Helper()
-	ctx := d.TB.Context()
-	err := d.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+// exec runs one statement on db, in a transaction of its own.
+func exec(tb testing.TB, db *sqlitedb.DB, stmt string) {
+	tb.Helper()
+	ctx := tb.Context()
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		_, err := tx.Exec(ctx, stmt)
 		return err
 	})
 	if err != nil {
-		d.TB.Fatalf("destination: %v", err)
+		tb.Fatalf("destination: %v", err)
 	}
 }
 
