@@ -1,8 +1,9 @@
 package underfire
 
-// This file holds what the mailbox and queue cases share: the text form of
-// a step, read back from a regression case file, and the report a test
-// prints when the mechanism and its model disagree.
+// This file holds what the mailbox, queue and session cases share: the
+// roles a presented token can play, the text form of a step, read back
+// from a regression case file, and the report a test prints when the
+// mechanism and its model disagree.
 
 import (
 	"fmt"
@@ -40,7 +41,7 @@ type won[T any] struct {
 
 // resolve returns the token ref names for actor and id, given every token
 // won so far, oldest first; zero means none was won.
-func resolve[T comparable](ref tokenRef, history []won[T], actor, id string, neverTok T) T {
+func resolve[T any](ref tokenRef, history []won[T], actor, id string, neverTok T) T {
 	var zero T
 	var mine []T
 	var others T
@@ -75,8 +76,8 @@ func resolve[T comparable](ref tokenRef, history []won[T], actor, id string, nev
 const processes = 3
 
 // process returns which of the processes name calls from: the i-th plain
-// name from the i-th, odd names (and names only a case file knows) from
-// the others in turn.
+// name from the i-th, odd names from each in turn, and a name only a case
+// file knows from the first.
 func process(name string, plain, odd []string) int {
 	if i := slices.Index(plain, name); i >= 0 {
 		return i % processes

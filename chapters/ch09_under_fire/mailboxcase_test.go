@@ -54,8 +54,8 @@ func (s mailboxStep) shifted(by int64) mailboxStep {
 }
 
 func (s mailboxStep) String() string {
-	if s.op == "Claim" {
-		return fmt.Sprintf("t=%d %s Claim(%s)", s.at, quoteName(s.owner), s.id)
+	if s.tok == "" {
+		return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.owner), s.op, s.id)
 	}
 	return fmt.Sprintf("t=%d %s %s(%s, token=%s)", s.at, quoteName(s.owner), s.op, s.id, s.tok)
 }
@@ -179,7 +179,7 @@ func generateMailbox(ch chooser, lease int64) mailboxCase {
 		default:
 			s.op = "DeadLetter"
 		}
-		if s.op != "Claim" {
+		if s.op == "Complete" || s.op == "DeadLetter" {
 			s.tok = pick(ch, latest, latest, latest, earlier, other, none, never)
 		}
 		mm.apply(s)
@@ -227,6 +227,8 @@ func sayMailbox(op string, o mailboxOutcome, toks *tokens) string {
 		return "done"
 	case op == "DeadLetter":
 		return string(o.Verdict)
+	case op != "Claim":
+		return "accepted"
 	}
 	s := toks.say(o.Token)
 	if o.Renewed {

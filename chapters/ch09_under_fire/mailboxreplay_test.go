@@ -140,7 +140,7 @@ func mailboxStepBoth(b *mailboxBench, mm *mailboxModel, toks *tokens, s mailboxS
 	}
 
 	line = s.String() + " -> "
-	if s.op != "Claim" {
+	if s.tok != "" {
 		line += "presented " + toks.say(presented) + ": "
 	}
 	line += sayMailbox(s.op, got, toks)

@@ -23,7 +23,7 @@ var (
 
 // The seeded run: queueSeeds sequences of queueSteps steps each.
 const (
-	queueSeeds = 18
+	queueSeeds = 12
 	queueSteps = 100
 )
 
@@ -63,7 +63,7 @@ func TestQueueRegressionCases(t *testing.T) {
 // picks the contract and the lease, each later one a choice of the
 // generator.
 //
-//	go test -fuzz=FuzzQueueModel -fuzztime=60s ./chapters/ch09_under_fire/
+//	go test -run '^$' -fuzz=FuzzQueueModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzQueueModel(f *testing.F) {
 	for seed := range 3 {
 		f.Add(seedBytes(uint64(100+seed), 400))

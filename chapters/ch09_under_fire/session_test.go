@@ -19,7 +19,7 @@ var sessionLeases = []session.Leases{{Session: 15, Host: 10}, {Session: 4, Host:
 
 // The seeded run: sessionSeeds sequences of sessionSteps steps each.
 const (
-	sessionSeeds = 12
+	sessionSeeds = 8
 	sessionSteps = 100
 )
 
@@ -56,7 +56,7 @@ func TestSessionRegressionCases(t *testing.T) {
 // FuzzSessionModel draws the sequence from the fuzzer's bytes: the first
 // picks the leases, each later one a choice of the generator.
 //
-//	go test -fuzz=FuzzSessionModel -fuzztime=60s ./chapters/ch09_under_fire/
+//	go test -run '^$' -fuzz=FuzzSessionModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzSessionModel(f *testing.F) {
 	for seed := range 3 {
 		f.Add(seedBytes(uint64(300+seed), 300))
