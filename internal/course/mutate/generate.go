@@ -212,6 +212,7 @@ func (st *fileState) add(m *Mutant, n ast.Node, replacement string) {
 	m.Package, m.File, m.Func = st.rel, st.path, st.fn
 	m.Line = st.fset.Position(n.Pos()).Line
 	m.start, m.end = st.offset(n.Pos()), st.offset(n.End())
+	m.original = string(st.src[m.start:m.end])
 	m.replacement = replacement
 	m.schema = st.inFn && !st.inCon
 	if !m.Operator.isSQL() && m.Operator != IntConst && m.Operator != CallDelete && m.Operator != ErrCheck {

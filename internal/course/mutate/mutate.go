@@ -81,6 +81,7 @@ type Mutant struct {
 	Authority bool
 
 	start, end  int    // byte offsets of the replaced source range
+	original    string // the source text of [start, end), to notice a file that changed
 	replacement string // the source text that replaces [start, end)
 	stmt        bool   // the range is a whole statement (CallDelete)
 	typ         string // for IntConst: the Go type the constant takes

@@ -242,11 +242,13 @@ func TestParseExcusesRejectsWhatAReviewerCannotCheck(t *testing.T) {
 		{"twice", "a:b:c:d equivalent: x\na:b:c:d equivalent: y"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseExcuses([]byte(c.line))
+			_, err := ParseExcuses([]byte(c.line), "")
 			assert.ErrorIs(t, err, ErrBadExcuse)
 		})
 	}
-	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"))
+	_, err := ParseExcuses([]byte("store:Claim:relop:1234abcd equivalent: fine"), "ledger")
+	assert.ErrorIs(t, err, ErrBadExcuse, "ledger.txt excusing a mutant of store")
+	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"), "ledger")
 	assert.NilError(t, err)
 	assert.DeepEqual(t, ex["ledger:Plural:relop:1234abcd"], Excuse{ID: "ledger:Plural:relop:1234abcd", Kind: Equivalent, Reason: "Plural is for people", Line: 3})
 }
@@ -266,4 +268,36 @@ func TestMechanismPackagesLeaveOutTheUpperLayers(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Assert(t, slices.Contains(got, "internal/mailbox"), "mechanism packages %v", got)
 	assert.Assert(t, !slices.Contains(got, "internal/runner") && !slices.Contains(got, "internal/course"), "mechanism packages %v include an upper layer", got)
+}
+
+// TestWriteOverlayBuildsOneMutant: the overlay another tool gets for one
+// mutant replaces exactly its file, with exactly its change, and refuses a
+// file that changed since the mutant was generated.
+func TestWriteOverlayBuildsOneMutant(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	ms, err := Generate(t.Context(), root, []string{"internal/ledger"})
+	assert.NilError(t, err)
+	open := find(ms, RelOp, "expires > now", "expires >= now")
+	assert.Assert(t, is.Len(open, 1))
+	for _, m := range ms {
+		assert.Assert(t, !strings.Contains(m.Diff(), "`2` -> `1`"), "Generate returned %s, which does not build", m.Diff())
+	}
+
+	dir := t.TempDir()
+	overlay, err := open[0].WriteOverlay(root, dir)
+	assert.NilError(t, err)
+	mutated, err := os.ReadFile(filepath.Join(dir, "ledger.go"))
+	assert.NilError(t, err)
+	assert.Assert(t, is.Contains(string(mutated), "return expires >= now"), "the overlay's copy of ledger.go")
+	js, err := os.ReadFile(overlay)
+	assert.NilError(t, err)
+	assert.Assert(t, is.Contains(string(js), filepath.Join(root, "internal", "ledger", "ledger.go")), "the overlay must replace the original file")
+
+	file := filepath.Join(root, "internal", "ledger", "ledger.go")
+	src, err := os.ReadFile(file)
+	assert.NilError(t, err)
+	assert.NilError(t, os.WriteFile(file, []byte(strings.Replace(string(src), "expires > now", "now < expires", 1)), 0o644))
+	_, err = open[0].WriteOverlay(root, t.TempDir())
+	assert.ErrorContains(t, err, "changed since the mutant was generated")
 }
