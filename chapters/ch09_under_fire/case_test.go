@@ -85,6 +85,23 @@ func process(name string, plain, odd []string) int {
 	return (slices.Index(odd, name) + 1) % processes
 }
 
+// lookAlike returns a name that a careless comparison takes for name: the
+// same letters in the other case, or with a trailing space, or with a NUL
+// byte after them. The generators give it to impostor steps, which present
+// the token of the name they look like.
+func lookAlike(ch chooser, name string) string {
+	switch ch.intn(3) {
+	case 0:
+		if up := strings.ToUpper(name); up != name {
+			return up
+		}
+		return strings.ToLower(name)
+	case 1:
+		return name + " "
+	}
+	return name + "\x00"
+}
+
 // bareName is a name printed without quotes.
 var bareName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 

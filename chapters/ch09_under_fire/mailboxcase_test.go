@@ -182,6 +182,10 @@ func generateMailbox(ch chooser, lease int64) mailboxCase {
 		if s.op == "Complete" || s.op == "DeadLetter" {
 			s.tok = pick(ch, latest, latest, latest, earlier, other, none, never)
 		}
+		if msg, _ := mm.m.Message(s.id); ch.intn(10) == 0 && msg.State == mailbox.Claimed {
+			// An impostor: a name like the holder's, presenting the holder's token.
+			s.owner, s.op, s.tok = lookAlike(ch, msg.Owner), "Complete", other
+		}
 		mm.apply(s)
 		c.steps = append(c.steps, s)
 	}

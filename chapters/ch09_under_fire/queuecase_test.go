@@ -253,6 +253,10 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
 		if s.op == "Call" {
 			s.changed, s.fail = ch.intn(6) == 0, ch.intn(4) == 0
 		}
+		if j, _ := qm.q.Job(s.job); ch.intn(10) == 0 && j.State == queue.Running {
+			// An impostor: a name like the holder's, presenting the holder's fence.
+			s.worker, s.op, s.fence, s.changed, s.fail = lookAlike(ch, j.Worker), "Finish", other, false, false
+		}
 		qm.apply(s)
 		c.steps = append(c.steps, s)
 	}

@@ -174,6 +174,10 @@ func generateSession(ch chooser, leases session.Leases) sessionCase {
 				s.id = pick(ch, unknownSessions...)
 			}
 		}
+		if cur, _ := sm.m.Session(s.id); ch.intn(10) == 0 && cur.Held {
+			// An impostor: a name like the holder's, presenting the holder's incarnation.
+			s.host, s.op, s.inc = lookAlike(ch, cur.Host), "Finish", other
+		}
 		sm.apply(s)
 		c.steps = append(c.steps, s)
 	}
