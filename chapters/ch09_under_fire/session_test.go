@@ -19,7 +19,7 @@ var sessionLeases = []session.Leases{{Session: 15, Host: 10}, {Session: 4, Host:
 
 // The seeded run: sessionSeeds sequences of sessionSteps steps each.
 const (
-	sessionSeeds = 8
+	sessionSeeds = 24
 	sessionSteps = 100
 )
 
