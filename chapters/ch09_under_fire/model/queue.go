@@ -56,7 +56,7 @@ func (q *Queue) Minted() Token { return q.minted }
 
 // Claim is worker's claim of job id at time now.
 //
-// The rules: a queued job, or a running one whose lease has ended
+// The rules (chapter 5): a queued job, or a running one whose lease has ended
 // (expires_at <= now), goes to the claimant with a fence greater than
 // every fence before it, even when the claimant held the lapsed lease
 // itself. There is no renewal: a claim inside any live lease, the
@@ -80,7 +80,7 @@ func (q *Queue) Claim(id, worker string, now int64) QueueAnswer {
 
 // Finish is worker presenting fence to complete job id.
 //
-// The rule: completed if and only if the job is running under exactly this
+// The rule (chapter 5): completed if and only if the job is running under exactly this
 // worker and fence; the clock is not asked. Anything else is refused
 // lease_lost, naming the job's current worker. Finishing changes the state
 // only.

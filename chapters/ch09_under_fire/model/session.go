@@ -77,7 +77,7 @@ func (s *Sessions) RenewHost(host string, now int64) int64 {
 
 // Claim is host's claim of session id at time now.
 //
-// The rules: the first claim creates the session with incarnation 1. The
+// The rules (chapter 7): the first claim creates the session with incarnation 1. The
 // holder of a live session lease renews it: the same incarnation, and the
 // lease runs one session lease from now. Anyone wins a session nobody
 // holds, or whose lease has ended, and starts the next incarnation; that
@@ -103,7 +103,7 @@ func (s *Sessions) Claim(id, host string, now int64) SessionAnswer {
 // Finish is host presenting incarnation to record result as the
 // completion of session id's run at time now.
 //
-// The rule: allowed only when the session is held by host, under exactly
+// The rule (chapter 7): allowed only when the session is held by host, under exactly
 // this incarnation, with the session lease and the host's own lease both
 // live at now. A finish releases the session and keeps its incarnation. A
 // refusal names the first condition that fails, in the order nobody holds
