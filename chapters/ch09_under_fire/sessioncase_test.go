@@ -22,7 +22,7 @@ var (
 	sessionIDs      = []string{"sess-1", "sess-2"}
 	unknownSessions = []string{"sess-404"}
 	plainHosts      = []string{"kiosk-a", "kiosk-b", "kiosk-c"}
-	oddHosts        = []string{"kiosk-a ", "KIOSK-A", "kiosk-a\x00", "kïosk"}
+	oddHosts        = []string{"kiosk-a ", "KIOSK-A", "kiosk-a\x00", "kïosk", ""}
 )
 
 // sessionCase is one sequence of steps and the leases the ledger grants.
@@ -128,7 +128,8 @@ func (sm *sessionModel) apply(s sessionStep) sessionOutcome {
 		}
 		return sessionOutcome{SessionAnswer: a}
 	case "RenewHost":
-		return sessionOutcome{HostLease: sm.m.RenewHost(s.host, s.at)}
+		ends, ok := sm.m.RenewHost(s.host, s.at)
+		return sessionOutcome{HostLease: ends, SessionAnswer: model.SessionAnswer{NoHost: !ok}}
 	}
 	return sessionOutcome{SessionAnswer: sm.m.Finish(s.id, s.host, sm.presented(s), s.result(), s.at)}
 }
@@ -189,6 +190,8 @@ func saySession(op string, o sessionOutcome) string {
 	switch {
 	case o.Err != "":
 		return "error: " + o.Err
+	case o.NoHost:
+		return "error: a host needs a name"
 	case o.Refused != "":
 		return fmt.Sprintf("refused %s (%s)", o.Refused, sayCurrent(o.Current))
 	case op == "RenewHost":

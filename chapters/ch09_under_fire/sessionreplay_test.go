@@ -111,6 +111,8 @@ func sessionStepBoth(b *sessionBench, sm *sessionModel, s sessionStep) (line, wh
 	switch {
 	case errors.As(err, &r):
 		got.Refused, got.Current = r.Reason, model.Session{Host: r.Current.Host, Incarnation: r.Current.Incarnation, ExpiresAt: r.Current.LeaseExpiresAt}
+	case errors.Is(err, session.ErrNoHost):
+		got.NoHost = true
 	case err != nil:
 		got.Err = err.Error()
 	}

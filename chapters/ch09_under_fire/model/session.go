@@ -25,6 +25,7 @@ type Completion struct {
 // SessionAnswer is what the model says one claim or finish returns.
 type SessionAnswer struct {
 	Refused session.Reason // "" when accepted
+	NoHost  bool           // the host had no name: an error, nothing written
 	Current Session        // for a refusal: the session as it stood ("" host when nobody held it)
 
 	// For an accepted claim.
@@ -69,10 +70,14 @@ func (s *Sessions) HostLease(host string) (int64, bool) {
 }
 
 // RenewHost records that host is alive at now; its host lease ends one
-// host lease later, whenever it ended before.
-func (s *Sessions) RenewHost(host string, now int64) int64 {
+// host lease later, whenever it ended before. A host with no name renews
+// nothing (ok is false).
+func (s *Sessions) RenewHost(host string, now int64) (ends int64, ok bool) {
+	if host == "" {
+		return 0, false
+	}
 	s.hosts[host] = now + s.leases.Host
-	return s.hosts[host]
+	return s.hosts[host], true
 }
 
 // Claim is host's claim of session id at time now.
@@ -82,8 +87,11 @@ func (s *Sessions) RenewHost(host string, now int64) int64 {
 // lease runs one session lease from now. Anyone wins a session nobody
 // holds, or whose lease has ended, and starts the next incarnation; that
 // includes the same host after its own lease lapsed. Everyone else is
-// refused session_held.
+// refused session_held. A host with no name cannot claim at all.
 func (s *Sessions) Claim(id, host string, now int64) SessionAnswer {
+	if host == "" {
+		return SessionAnswer{NoHost: true} // "" is how the ledger says nobody
+	}
 	cur, ok := s.sessions[id]
 	if !ok {
 		cur = &Session{}
