@@ -2,7 +2,7 @@
 # command; read the recipe to see what it runs. `make help` lists them.
 
 GO ?= go
-CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08
+CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09
 
 .PHONY: help test run vet check race bench bench-peers $(CHAPTERS)
 
@@ -44,6 +44,6 @@ bench:
 bench-peers:
 	@cd tools/benchpeers && $(GO) run . $(ARGS)
 
-## ch01 .. ch08: one chapter's tests, verbose, never from the cache.
+## ch01 .. ch09: one chapter's tests, verbose, never from the cache.
 $(CHAPTERS):
 	$(GO) test -count=1 -v ./chapters/$@_*/

@@ -211,3 +211,20 @@ func TestFinishRefusalPrecedence(t *testing.T) {
 		broke: "a run whose session and host leases both ran out was not refused for its session lease first",
 	}})
 }
+
+// TestHostNeedsAName: the ledger stores "nobody holds this session" as an
+// empty host, so a host called "" would be indistinguishable from nobody.
+// Claiming a session or renewing a host lease under the empty name is an
+// error (session.ErrNoHost), never a claim, and writes nothing.
+func TestHostNeedsAName(t *testing.T) {
+	t.Parallel()
+	l := sessiontest.New(t, leases)
+	nameless := l.Kiosk("")
+
+	_, err := nameless.Store.Claim(t.Context(), "sess-1", "")
+	assert.ErrorIs(t, err, session.ErrNoHost, "Claim(sess-1) by a host with no name")
+	_, err = nameless.Store.RenewHost(t.Context(), "")
+	assert.ErrorIs(t, err, session.ErrNoHost, "RenewHost by a host with no name")
+
+	assert.Assert(t, !l.State("sess-1").Found, "sess-1 after a nameless host tried to claim it: want no session written")
+}

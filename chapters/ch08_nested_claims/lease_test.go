@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/actor"
 	"github.com/fencelab/fencelab/internal/actor/actortest"
@@ -11,7 +12,8 @@ import (
 
 // TestActorLeaseIsACompareAndSet: while process A holds the operator's
 // lease, process B (acting for the same actor) is refused; once A
-// releases, B acquires with a strictly greater token.
+// releases, the lease is free (no holder, no expiry, the last token kept)
+// and B acquires with a strictly greater token.
 func TestActorLeaseIsACompareAndSet(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -24,6 +26,8 @@ func TestActorLeaseIsACompareAndSet(t *testing.T) {
 		"process B's acquire of %s while process A holds it: two processes both believe they are the operator", operator)
 
 	assert.NilError(t, a.ReleaseLease(ctx, la), "process A could not release its own lease")
+	assert.Check(t, cmp.DeepEqual(o.CurrentLease(operator), actor.Lease{Actor: operator, Token: la.Token}),
+		"the operator's lease as committed after process A released it: want no holder, no expiry, the last token kept")
 	lb := actortest.Acquire(t, b, operator)
 	assert.Assert(t, lb.Token > la.Token,
 		"process B's lease token %d after A released token %d; want strictly greater", lb.Token, la.Token)

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/actor/actortest"
 )
 
 // The actor every test works for, and how long its leases last.
@@ -21,4 +22,34 @@ func complete(invoked *bool) actor.Provider {
 		*invoked = true
 		return actor.Completed, nil
 	}
+}
+
+// stallBeforeStart makes process a's next run of id stop once, when its
+// attempt is recorded and id is not yet RUNNING: the gap between the
+// attempt and the start. While it is stopped, the clock moves to minute 20
+// (past a lease acquired at 0) and meanwhile runs on another goroutine of
+// the same process, as a process's other work would, using a itself. The
+// result reports whether the run stopped.
+//
+// meanwhile runs on its own goroutine, so it must report failures through
+// its results, never by failing the test.
+func stallBeforeStart(o *actortest.Ledger, a *actor.Process, id string, meanwhile func(ctx context.Context)) (stopped *bool) {
+	stopped = new(bool)
+	a.PauseBeforeTransactions(func() {
+		if *stopped {
+			return
+		}
+		if asg := o.Assignment(id); asg.AttemptID == "" || asg.State != actor.Created {
+			return
+		}
+		*stopped = true // before the goroutine starts: its own pauses see it
+		o.Clock.Set(20)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			meanwhile(context.WithoutCancel(o.TB.Context()))
+		}()
+		<-done
+	})
+	return stopped
 }

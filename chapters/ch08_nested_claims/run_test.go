@@ -61,15 +61,16 @@ func TestOrdinaryPathCannotBypassActorLease(t *testing.T) {
 }
 
 // TestLeaseReleasedOnEveryRefusalPath: whichever way RunAssignment ends,
-// refused, failed, blocked, completed or panicking, the operator's lease is
-// free afterwards and the next process acquires it at once. A leak on any
-// path would strand the actor until its lease expired.
+// refused, failed, blocked, completed, panicking or cancelled, the
+// operator's lease is free afterwards and the next process acquires it at
+// once. A leak on any path would strand the actor until its lease expired.
 func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		before   func(t *testing.T, o *actortest.Ledger) // optional set-up
 		provider actor.Provider
+		cancel   bool // the provider cancels the run's context
 	}{{
 		name:     "completed",
 		provider: states(actor.Completed, nil),
@@ -82,6 +83,10 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 	}, {
 		name:     "provider_panicked",
 		provider: func(context.Context, actor.Assignment) (actor.State, error) { panic("provider crashed") },
+	}, {
+		name:     "context_cancelled",
+		provider: states(actor.Completed, nil),
+		cancel:   true,
 	}, {
 		name: "assignment_finished",
 		before: func(t *testing.T, o *actortest.Ledger) {
@@ -100,7 +105,16 @@ func TestLeaseReleasedOnEveryRefusalPath(t *testing.T) {
 				tc.before(t, o)
 			}
 			p := o.Process()
-			run := runRecovering(t.Context(), p, "asg-1", tc.provider)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			provider := tc.provider
+			if tc.cancel {
+				provider = func(ctx context.Context, asg actor.Assignment) (actor.State, error) {
+					cancel() // the caller gives up while the provider works
+					return tc.provider(ctx, asg)
+				}
+			}
+			run := runRecovering(ctx, p, "asg-1", provider)
 
 			left := o.CurrentLease(operator)
 			assert.Check(t, cmp.Equal(left.Holder, ""),
@@ -134,4 +148,71 @@ func runRecovering(ctx context.Context, p *actor.Process, id string, provider ac
 		return "error " + err.Error()
 	}
 	return string(run.State)
+}
+
+// TestProviderAnswerIsTheTerminalState: the provider's answer lands as
+// asg-1's terminal state. COMPLETED and BLOCKED land as they are; an error
+// lands as FAILED with the error kept as the run's failure; any other
+// state, even one that is not terminal, lands as FAILED too, so a provider
+// can never leave an assignment RUNNING or send it back to CREATED.
+func TestProviderAnswerIsTheTerminalState(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		provider    actor.Provider
+		want        actor.State
+		wantFailure bool
+	}{
+		{name: "completed", provider: states(actor.Completed, nil), want: actor.Completed},
+		{name: "blocked", provider: states(actor.Blocked, nil), want: actor.Blocked},
+		{name: "error", provider: states(actor.Completed, errors.New("supplier unreachable")), want: actor.Failed, wantFailure: true},
+		{name: "failed", provider: states(actor.Failed, nil), want: actor.Failed, wantFailure: true},
+		{name: "running", provider: states(actor.Running, nil), want: actor.Failed, wantFailure: true},
+		{name: "created", provider: states(actor.Created, nil), want: actor.Failed, wantFailure: true},
+		{name: "empty", provider: states("", nil), want: actor.Failed, wantFailure: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := actortest.New(t, leaseMinutes)
+			o.Add(operator, "asg-1")
+
+			run, err := o.Process().RunAssignment(t.Context(), "asg-1", tc.provider)
+
+			assert.NilError(t, err, "process A's run of asg-1 whose provider answered %s", tc.name)
+			assert.Check(t, cmp.Equal(run.State, tc.want), "the run's state after the provider answered %s", tc.name)
+			assert.Check(t, cmp.Equal(o.Assignment("asg-1").State, tc.want), "asg-1 as committed after the provider answered %s", tc.name)
+			assert.Check(t, cmp.Equal(run.Failure != "", tc.wantFailure), "the run's failure %q after the provider answered %s", run.Failure, tc.name)
+		})
+	}
+}
+
+// TestCompletedRunIgnoresATakeoverBeforeItsRelease: process A completes
+// asg-1, then stalls just before giving its lease back; the lease runs out
+// and process B takes the operator over. A's release is refused, because
+// the lease is no longer A's to give back: the run still reports the
+// COMPLETED it committed, and B's lease is left alone.
+func TestCompletedRunIgnoresATakeoverBeforeItsRelease(t *testing.T) {
+	t.Parallel()
+	o := actortest.New(t, leaseMinutes)
+	o.Add(operator, "asg-1")
+	a, b := o.Process(), o.Process()
+
+	var taken actor.Lease
+	a.PauseBeforeTransactions(func() {
+		// Act once, before the release: asg-1 is COMPLETED and A still
+		// holds the lease.
+		if taken.Token != 0 || o.Assignment("asg-1").State != actor.Completed || o.CurrentLease(operator).Holder != a.ID() {
+			return
+		}
+		o.Clock.Set(atExpiry)
+		taken = actortest.Acquire(t, b, operator)
+	})
+	o.Clock.Set(0)
+	run, err := a.RunAssignment(t.Context(), "asg-1", states(actor.Completed, nil))
+
+	assert.Assert(t, taken.Token != 0, "process B never took over: process A began no transaction after completing asg-1")
+	assert.Check(t, err == nil, "process A's run completed asg-1, yet reports failing (%v) because B took the lease over before A could release it", err)
+	assert.Check(t, cmp.Equal(run.State, actor.Completed), "process A's run state")
+	assert.Check(t, cmp.Equal(o.Assignment("asg-1").State, actor.Completed), "asg-1 as committed")
+	assert.Check(t, cmp.DeepEqual(o.CurrentLease(operator), taken), "process A's way out changed process B's lease on the operator")
 }

@@ -37,8 +37,12 @@ type Claim struct {
 //     itself coming back after its own lease lapsed: a new run.
 //
 // While another host holds a live lease the claim is refused with
-// SessionHeld.
+// SessionHeld. An empty host name is an error wrapping ErrNoHost, and
+// writes nothing.
 func (s *Store) Claim(ctx context.Context, id, host string) (Claim, error) {
+	if host == "" {
+		return Claim{}, fmt.Errorf("claim %s: %w", id, ErrNoHost)
+	}
 	now := s.clock.Now()
 	c := Claim{Session: id, Host: host, ExpiresAt: clock.Expiry(now, s.leases.Session)}
 	err := s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {

@@ -17,8 +17,11 @@ import (
 // A host lease is separate from any session lease: a kiosk that lost its
 // network stops renewing, and every session it holds stops being
 // finishable once the host lease runs out, even if the session lease has
-// time left.
+// time left. An empty host name is an error wrapping ErrNoHost.
 func (s *Store) RenewHost(ctx context.Context, host string) (expiresAt int64, err error) {
+	if host == "" {
+		return 0, fmt.Errorf("renew host: %w", ErrNoHost)
+	}
 	expiresAt = clock.Expiry(s.clock.Now(), s.leases.Host)
 	err = s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO hosts(host, lease_expires_at) VALUES (?, ?)

@@ -37,6 +37,11 @@ import (
 // ErrNotFound is returned by Get when no session has the given id.
 var ErrNotFound = errors.New("session: no such session")
 
+// ErrNoHost is returned by Claim and RenewHost for an empty host name. The
+// ledger stores "nobody holds this session" as an empty host, so a host
+// called "" could never be told from nobody.
+var ErrNoHost = errors.New("session: a host needs a name")
+
 // Leases are how long the two kinds of lease last, in the clock's units.
 type Leases struct {
 	Session int64 // a claim on one session

@@ -12,6 +12,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
+	"github.com/fencelab/fencelab/internal/token"
 )
 
 // Ledger is one test's actor file.
@@ -21,6 +22,7 @@ type Ledger struct {
 	Clock *clock.Logical // shared by every process Process starts
 	Lease int64          // how long an actor lease lasts, for every process
 	admin *actor.Process // set-up and the test's own committed reads
+	db    *sqlitedb.DB   // admin's connection, for reads and damage no Process offers
 }
 
 // New creates an empty ledger with the actor schema in a fresh temporary
@@ -33,7 +35,7 @@ func New(tb testing.TB, lease int64) *Ledger {
 	if err := actor.CreateSchema(tb.Context(), db); err != nil {
 		tb.Fatalf("create actor schema: %v", err)
 	}
-	l.admin = actor.Open(db, l.Clock, lease)
+	l.admin, l.db = actor.Open(db, l.Clock, lease), db
 	return l
 }
 
@@ -108,4 +110,102 @@ func Reason(tb testing.TB, err error) actor.Reason {
 		tb.Fatalf("unexpected error (not a refusal): %v", err)
 	}
 	return r
+}
+
+// AttemptRecord is one row of the execution_attempts log, as committed.
+type AttemptRecord struct {
+	ID         string
+	Assignment string
+	Actor      string
+	Process    string
+	LeaseToken int64
+	Token      int64
+	StartedAt  int64
+	Outcome    string // "" until the attempt's terminal write lands
+}
+
+// Attempts returns the attempts log of assignment id, oldest first.
+func (l *Ledger) Attempts(id string) []AttemptRecord {
+	l.TB.Helper()
+	return l.attempts(`WHERE assignment = ?`, id)
+}
+
+func (l *Ledger) attempts(where string, args ...any) []AttemptRecord {
+	l.TB.Helper()
+	var out []AttemptRecord
+	l.query(`SELECT id, assignment, actor, process, lease_token, token, started_at, COALESCE(outcome, '')
+		FROM execution_attempts `+where+` ORDER BY token`, args, func(scan func(...any) error) error {
+		var r AttemptRecord
+		err := scan(&r.ID, &r.Assignment, &r.Actor, &r.Process, &r.LeaseToken, &r.Token, &r.StartedAt, &r.Outcome)
+		out = append(out, r)
+		return err
+	})
+	return out
+}
+
+// State is everything a ledger has committed, for a test to compare
+// whole before and after a request: a refused or failed request must
+// leave it exactly as it was.
+type State struct {
+	Leases      []actor.Lease // every actor's lease row, by actor
+	Assignments []actor.Assignment
+	Attempts    []AttemptRecord
+	Minted      int64 // tokens the shared counter has issued
+}
+
+// State reads everything the ledger has committed.
+func (l *Ledger) State() State {
+	l.TB.Helper()
+	var s State
+	var actors, ids []string
+	l.query(`SELECT actor FROM actor_leases ORDER BY actor`, nil, func(scan func(...any) error) error {
+		var a string
+		err := scan(&a)
+		actors = append(actors, a)
+		return err
+	})
+	for _, a := range actors {
+		s.Leases = append(s.Leases, l.CurrentLease(a))
+	}
+	l.query(`SELECT id FROM assignments ORDER BY id`, nil, func(scan func(...any) error) error {
+		var id string
+		err := scan(&id)
+		ids = append(ids, id)
+		return err
+	})
+	for _, id := range ids {
+		s.Assignments = append(s.Assignments, l.Assignment(id))
+	}
+	s.Attempts = l.attempts("")
+	s.Minted = l.Minted()
+	return s
+}
+
+// query runs a read on the ledger and hands each row's Scan to row,
+// failing the test on any error.
+func (l *Ledger) query(q string, args []any, row func(scan func(...any) error) error) {
+	l.TB.Helper()
+	rows, err := l.db.Query(l.TB.Context(), q, args...)
+	if err != nil {
+		l.TB.Fatalf("ledger: %s: %v", q, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			l.TB.Fatalf("ledger: %s: %v", q, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		l.TB.Fatalf("ledger: %s: %v", q, err)
+	}
+}
+
+// Minted returns how many tokens the ledger's shared counter has issued.
+func (l *Ledger) Minted() int64 {
+	l.TB.Helper()
+	n, err := token.Minted(l.TB.Context(), l.db)
+	if err != nil {
+		l.TB.Fatalf("read the token counter: %v", err)
+	}
+	return n
 }

@@ -80,6 +80,14 @@ func (d *Destination) BreakArrivalsLog() (repair func()) {
 	}
 }
 
+// BreakArrivalsLogOf is BreakArrivalsLog for a destination file a test
+// opened and closes itself: db is a connection to it that no gate writes
+// on.
+func BreakArrivalsLogOf(tb testing.TB, db *sqlitedb.DB) (repair func()) {
+	tb.Helper()
+	return (&Destination{TB: tb, first: db}).BreakArrivalsLog()
+}
+
 // BreakMarkWrites makes every write of the committed mark fail, and
 // returns the function that repairs it. The counter can still change.
 func (d *Destination) BreakMarkWrites() (repair func()) {

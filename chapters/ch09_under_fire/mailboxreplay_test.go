@@ -1,0 +1,186 @@
+package underfire
+
+// This file runs a mailbox sequence against the real mailbox (a fresh
+// SQLite file, one connection pool per owner, a logical clock) and the
+// model side by side, and stops at the first step where they disagree:
+// about the answer, the message's committed row, or the token counter.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/token"
+)
+
+// mailboxBench is the real side of one run.
+type mailboxBench struct {
+	ctx    context.Context
+	tb     testing.TB
+	path   string
+	clock  *clock.Logical
+	lease  int64
+	first  *sqlitedb.DB // set-up, committed reads, the counter
+	boxes  [processes]*mailbox.Mailbox
+	opened []*sqlitedb.DB
+}
+
+// newMailboxBench creates a ledger holding the starting messages in a
+// directory of its own. close removes it: a shrink runs hundreds of these
+// in one test, and each must give its files back at once.
+func newMailboxBench(tb testing.TB, lease int64) *mailboxBench {
+	tb.Helper()
+	b := &mailboxBench{ctx: tb.Context(), tb: tb, clock: new(clock.Logical), lease: lease}
+	b.path = filepath.Join(tb.TempDir(), "ledger.db")
+	b.first = b.open()
+	if err := mailbox.CreateSchema(b.ctx, b.first); err != nil {
+		tb.Fatalf("create schema: %v", err)
+	}
+	setup := mailbox.Open(b.first, b.clock, lease)
+	for _, m := range messages {
+		if err := setup.Add(b.ctx, m.id, m.body); err != nil {
+			tb.Fatalf("add %s: %v", m.id, err)
+		}
+	}
+	return b
+}
+
+func (b *mailboxBench) open() *sqlitedb.DB {
+	b.tb.Helper()
+	db, err := sqlitedb.Open(b.ctx, b.path)
+	if err != nil {
+		b.tb.Fatalf("open %s: %v", b.path, err)
+	}
+	b.opened = append(b.opened, db)
+	return db
+}
+
+// box returns the mailbox owner calls through: one of processes
+// connection pools, each what a separate worker process would have.
+// Owners share them as workers in processes do; the ordinary workers each
+// have their own.
+func (b *mailboxBench) box(owner string) *mailbox.Mailbox {
+	p := process(owner, plainOwners, oddOwners)
+	if b.boxes[p] == nil {
+		b.boxes[p] = mailbox.Open(b.open(), b.clock, b.lease)
+	}
+	return b.boxes[p]
+}
+
+func (b *mailboxBench) close() {
+	for _, db := range b.opened {
+		db.Close()
+	}
+	os.RemoveAll(filepath.Dir(b.path))
+}
+
+// replayMailbox runs c's steps on a fresh ledger and on the model. It
+// returns how many steps ran and, if they disagreed, the lines up to the
+// step where they did; nil if they agreed throughout.
+func replayMailbox(tb testing.TB, c mailboxCase) (int, *disagreement) {
+	tb.Helper()
+	bench := newMailboxBench(tb, c.lease)
+	defer bench.close()
+	mm := newMailboxModel(c.lease)
+	toks := newTokens()
+	var lines []string
+	for i, s := range c.steps {
+		line, what := mailboxStepBoth(bench, mm, toks, s)
+		lines = append(lines, line)
+		if what != "" {
+			return i + 1, &disagreement{lines: lines, what: what}
+		}
+	}
+	for _, m := range messages {
+		if got, want, ok := rowsAgree(bench, mm, toks, m.id); !ok {
+			lines = append(lines, fmt.Sprintf("# after the last step, %s's row: %s; model: %s", m.id, got, want))
+			return len(c.steps), &disagreement{lines: lines, what: m.id + "'s committed row"}
+		}
+	}
+	line := "# after the last step"
+	if what := countersAgree(bench, mm, toks, &line); what != "" {
+		return len(c.steps), &disagreement{lines: append(lines, line), what: what}
+	}
+	return len(c.steps), nil
+}
+
+// mailboxStepBoth runs s on both sides and returns its printed line and,
+// if they disagreed, what about.
+func mailboxStepBoth(b *mailboxBench, mm *mailboxModel, toks *tokens, s mailboxStep) (line, what string) {
+	b.clock.Set(s.at)
+	presented := mm.presented(s)
+	want := mailboxOutcome{Answer: mm.apply(s)}
+	box := b.box(s.owner)
+	var got mailboxOutcome
+	switch s.op {
+	case "Claim":
+		c, err := box.Claim(b.ctx, s.id, s.owner)
+		got = outcomeOf(err)
+		if err == nil {
+			got.Token, got.Renewed, got.Expires, got.ExpiresAt = toks.toModel(c.Token), c.Renewed, c.Expires, c.ExpiresAt
+			if got.Token < 0 && want.Refused == "" && !want.Renewed && toks.bindNew(want.Token, c.Token) {
+				got.Token = want.Token // a new generation on both sides: from now on they are one token
+			}
+		}
+	case "Complete":
+		got = outcomeOf(box.Complete(b.ctx, s.id, s.owner, toks.toReal(presented)))
+	case "DeadLetter":
+		v, err := box.DeadLetter(b.ctx, s.id, toks.toReal(presented))
+		got = outcomeOf(err)
+		if err == nil {
+			got.Verdict = v
+		}
+	}
+
+	line = s.String() + " -> "
+	if s.tok != "" {
+		line += "presented " + toks.say(presented) + ": "
+	}
+	line += sayMailbox(s.op, got, toks)
+	if got != want {
+		return line + "; model: " + sayMailbox(s.op, want, toks), "the answer"
+	}
+	if gotRow, wantRow, ok := rowsAgree(b, mm, toks, s.id); !ok {
+		return fmt.Sprintf("%s; row: %s; model: %s", line, gotRow, wantRow), s.id + "'s committed row"
+	}
+	if s.op != "Claim" {
+		return line, "" // only claims mint; replayMailbox reads the counter once more at the end
+	}
+	return line, countersAgree(b, mm, toks, &line)
+}
+
+// countersAgree compares the token counter with the newest token the model
+// handed out, and says what differs on line.
+func countersAgree(b *mailboxBench, mm *mailboxModel, toks *tokens, line *string) string {
+	minted, err := token.Minted(b.ctx, b.first)
+	if wantMinted := toks.toReal(mm.m.Minted()); err != nil || minted != wantMinted {
+		*line += fmt.Sprintf("; the counter stands at %d (%v); model: at %d, the newest token handed out", minted, err, wantMinted)
+		return "the token counter"
+	}
+	return ""
+}
+
+// rowsAgree compares message id's committed row with the model's. An id
+// the model does not know must not exist in the mechanism either.
+func rowsAgree(b *mailboxBench, mm *mailboxModel, toks *tokens, id string) (got, want string, ok bool) {
+	msg, err := mailbox.Open(b.first, b.clock, b.lease).Get(b.ctx, id)
+	wantMsg, known := mm.m.Message(id)
+	switch {
+	case !known && errors.Is(err, mailbox.ErrNotFound):
+		return "", "", true
+	case !known:
+		return fmt.Sprintf("%v (%v)", msg, err), "no such message", false
+	case err != nil:
+		return "gone (" + err.Error() + ")", sayMessage(wantMsg, toks), false
+	}
+	gotMsg := model.Message{Body: msg.Body, State: msg.State, Owner: msg.Owner, Token: toks.toModel(msg.Token),
+		Expires: msg.Expires, ExpiresAt: msg.ExpiresAt, Retries: msg.RetryCount}
+	return sayMessage(gotMsg, toks), sayMessage(wantMsg, toks), gotMsg == wantMsg
+}

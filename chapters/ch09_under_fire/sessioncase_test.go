@@ -1,0 +1,213 @@
+package underfire
+
+// This file holds the session sequences (chapter 7): hosts claim sessions,
+// renew their own host leases and finish runs with the incarnation their
+// claim returned. Their steps, their text form, how they are drawn at
+// random, and the model's side of running one.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
+	"github.com/fencelab/fencelab/internal/session"
+)
+
+// Sessions are created by their first claim, so every id a claim names
+// exists from then on; finishes also name one nobody ever claims.
+var (
+	sessionIDs      = []string{"sess-1", "sess-2"}
+	unknownSessions = []string{"sess-404"}
+	plainHosts      = []string{"kiosk-a", "kiosk-b", "kiosk-c"}
+	oddHosts        = []string{"kiosk-a ", "KIOSK-A", "kiosk-a\x00", "kïosk", ""}
+)
+
+// sessionCase is one sequence of steps and the leases the ledger grants.
+type sessionCase struct {
+	leases session.Leases
+	steps  []sessionStep
+}
+
+// sessionStep is one host's call at one logical time.
+type sessionStep struct {
+	at   int64
+	host string
+	op   string // Claim, RenewHost or Finish
+	id   string // "" for RenewHost
+	inc  tokenRef
+}
+
+func (s sessionStep) time() int64 { return s.at }
+
+func (s sessionStep) shifted(by int64) sessionStep {
+	s.at += by
+	return s
+}
+
+func (s sessionStep) String() string {
+	if s.op == "Finish" {
+		return fmt.Sprintf("t=%d %s Finish(%s, incarnation=%s)", s.at, quoteName(s.host), s.id, s.inc)
+	}
+	return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.host), s.op, s.id)
+}
+
+func (c sessionCase) header() []string {
+	return []string{fmt.Sprintf("leases session %d host %d", c.leases.Session, c.leases.Host)}
+}
+
+// parseSessionCase reads a case file: a `leases session N host M` line,
+// then one step per line as sessionStep.String prints it.
+func parseSessionCase(text string) (sessionCase, error) {
+	lines := caseLines(text)
+	var c sessionCase
+	if len(lines) == 0 {
+		return c, errors.New("want a first line `leases session N host M`")
+	}
+	f := strings.Fields(lines[0])
+	if len(f) != 5 || f[0] != "leases" || f[1] != "session" || f[3] != "host" {
+		return c, fmt.Errorf("%q: want `leases session N host M`", lines[0])
+	}
+	var err1, err2 error
+	c.leases.Session, err1 = strconv.ParseInt(f[2], 10, 64)
+	c.leases.Host, err2 = strconv.ParseInt(f[4], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return c, fmt.Errorf("%q: %w", lines[0], err)
+	}
+	for _, l := range lines[1:] {
+		p, err := parseStep(l)
+		if err != nil {
+			return c, err
+		}
+		s := sessionStep{at: p.at, host: p.actor, op: p.op, id: p.args[0], inc: tokenRef(p.option("incarnation"))}
+		switch {
+		case s.op == "Claim" || s.op == "RenewHost":
+		case s.op != "Finish":
+			return c, fmt.Errorf("%q: want Claim, RenewHost or Finish", l)
+		case !isTokenRef(s.inc):
+			return c, fmt.Errorf("%q: want incarnation= one of %v", l, tokenRefs)
+		}
+		c.steps = append(c.steps, s)
+	}
+	return c, nil
+}
+
+// sessionModel is the model's side of a run: the ledger, and the
+// incarnations each host won.
+type sessionModel struct {
+	m   *model.Sessions
+	won []won[int64]
+}
+
+// presented returns the incarnation a Finish step presents.
+func (sm *sessionModel) presented(s sessionStep) int64 {
+	return resolve(s.inc, sm.won, s.host, s.id, neverIssued)
+}
+
+// result is what a Finish step records: who finished, and when.
+func (s sessionStep) result() string { return fmt.Sprintf("%s@%d", s.host, s.at) }
+
+// sessionOutcome is an answer in the model's terms. HostLease is what
+// RenewHost returned; Err an error that is neither a refusal nor
+// expected at all.
+type sessionOutcome struct {
+	model.SessionAnswer
+	HostLease int64
+	Err       string
+}
+
+// apply runs s on the model and returns its answer.
+func (sm *sessionModel) apply(s sessionStep) sessionOutcome {
+	switch s.op {
+	case "Claim":
+		a := sm.m.Claim(s.id, s.host, s.at)
+		if a.Refused == "" && !a.Renewed {
+			sm.won = append(sm.won, won[int64]{s.host, s.id, a.Incarnation})
+		}
+		return sessionOutcome{SessionAnswer: a}
+	case "RenewHost":
+		ends, ok := sm.m.RenewHost(s.host, s.at)
+		return sessionOutcome{HostLease: ends, SessionAnswer: model.SessionAnswer{NoHost: !ok}}
+	}
+	return sessionOutcome{SessionAnswer: sm.m.Finish(s.id, s.host, sm.presented(s), s.result(), s.at)}
+}
+
+// leaseEnds returns when the model's live session leases and every host
+// lease end.
+func (sm *sessionModel) leaseEnds() []int64 {
+	var ends []int64
+	for _, id := range sessionIDs {
+		if cur, _ := sm.m.Session(id); cur.Held {
+			ends = append(ends, cur.ExpiresAt)
+		}
+	}
+	for _, h := range slices.Concat(plainHosts, oddHosts) {
+		if at, ok := sm.m.HostLease(h); ok {
+			ends = append(ends, at)
+		}
+	}
+	return ends
+}
+
+// generateSession draws a sequence from ch.
+func generateSession(ch chooser, leases session.Leases) sessionCase {
+	c := sessionCase{leases: leases}
+	sm := &sessionModel{m: model.NewSessions(leases)}
+	span := max(leases.Session, leases.Host, 5)
+	var now int64
+	for ch.more() {
+		now = pickTime(ch, now, sm.leaseEnds(), span)
+		s := sessionStep{at: now, host: pick(ch, plainHosts...), id: pick(ch, sessionIDs...)}
+		if ch.intn(10) < 3 {
+			s.host = pick(ch, oddHosts...)
+		}
+		switch n := ch.intn(20); {
+		case n < 7:
+			s.op = "Claim"
+		case n < 11:
+			s.op, s.id = "RenewHost", ""
+		default:
+			s.op = "Finish"
+			s.inc = pick(ch, latest, latest, latest, latest, latest, earlier, other, none, never)
+			if ch.intn(10) == 0 {
+				s.id = pick(ch, unknownSessions...)
+			}
+		}
+		if cur, _ := sm.m.Session(s.id); ch.intn(10) == 0 && cur.Held {
+			// An impostor: a name like the holder's, presenting the holder's incarnation.
+			s.host, s.op, s.inc = lookAlike(ch, cur.Host), "Finish", other
+		}
+		sm.apply(s)
+		c.steps = append(c.steps, s)
+	}
+	return c
+}
+
+// saySession describes an outcome of op for a person.
+func saySession(op string, o sessionOutcome) string {
+	switch {
+	case o.Err != "":
+		return "error: " + o.Err
+	case o.NoHost:
+		return "error: a host needs a name"
+	case o.Refused != "":
+		return fmt.Sprintf("refused %s (%s)", o.Refused, sayCurrent(o.Current))
+	case op == "RenewHost":
+		return fmt.Sprintf("host lease until %d", o.HostLease)
+	case op == "Finish":
+		return "finished, released"
+	case o.Renewed:
+		return fmt.Sprintf("incarnation %d renewed, lease until %d", o.Incarnation, o.ExpiresAt)
+	}
+	return fmt.Sprintf("incarnation %d, lease until %d", o.Incarnation, o.ExpiresAt)
+}
+
+// sayCurrent describes a session row.
+func sayCurrent(s model.Session) string {
+	if s.Host == "" && s.ExpiresAt == 0 {
+		return fmt.Sprintf("nobody holds it, incarnation %d", s.Incarnation)
+	}
+	return fmt.Sprintf("held by %s, incarnation %d, lease until %d", quoteName(s.Host), s.Incarnation, s.ExpiresAt)
+}
