@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
@@ -76,21 +77,43 @@ func (e *experiment) Validate() error {
 	return unitsFlag.Check(e.units)
 }
 
-// Run runs the chosen cases, one after the other, each in its own
-// subdirectory of env.Dir.
+// Run runs the chosen cases, each in its own subdirectory of env.Dir with
+// its own worker A. The cases share nothing, so they run at the same time
+// (each spends most of its time waiting for a pipe or the disk); the
+// report lists them in the table's order all the same. The first case that
+// fails stops the others.
 func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
-	rep := Report{Command: "fencing", Units: int64(e.units)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var chosen []fencingCase
 	for _, c := range cases {
-		if e.caseName != "" && c.name != e.caseName {
-			continue
+		if e.caseName == "" || c.name == e.caseName {
+			chosen = append(chosen, c)
 		}
-		cr, err := runCase(ctx, env.Dir, c, int64(e.units), worker.Start, env.Stderr)
-		if err != nil {
-			return nil, fmt.Errorf("case %s: %w", c.name, err)
-		}
-		rep.Cases = append(rep.Cases, cr)
 	}
-	return rep, nil
+	reports := make([]CaseReport, len(chosen))
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error // the first case to fail; the others only stopped
+	)
+	for i, c := range chosen {
+		wg.Go(func() {
+			r, err := runCase(ctx, env.Dir, c, int64(e.units), worker.Start, env.Stderr)
+			if err != nil {
+				once.Do(func() {
+					first = fmt.Errorf("case %s: %w", c.name, err)
+					cancel()
+				})
+			}
+			reports[i] = r
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	return Report{Command: "fencing", Units: int64(e.units), Cases: reports}, nil
 }
 
 // RunCase runs the case named name with units in a new subdirectory of dir
