@@ -74,25 +74,38 @@ func (t *Tool) goTest(ctx context.Context, root string, pkgs []string, overlay s
 	}
 	args = append(args, extra...)
 	args = append(args, pkgs...)
-	what := strings.Join(pkgs, " ")
+	return t.runEvents(ctx, root, args, nil, "go test "+strings.Join(pkgs, " "), onEvent)
+}
 
+// command returns the go command with args, to run in dir with t.Env added
+// to its environment.
+func (t *Tool) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, t.goCmd(), args...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Environ(), t.Env...)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// runEvents runs the go command with args in dir, its environment
+// extended by env, reads the test2json events it prints, and folds them
+// into per-package results (see goTest). what names the run in errors.
+func (t *Tool) runEvents(ctx context.Context, dir string, args, env []string, what string, onEvent func(testEvent)) (map[string]*testRun, error) {
 	// The test binary enforces -timeout itself; this deadline is a backstop
 	// for a go command that hangs while building.
 	ctx, cancel := context.WithTimeout(ctx, t.timeout()+10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, t.goCmd(), args...)
-	cmd.Dir = root
-	cmd.Env = append(cmd.Environ(), t.Env...)
-	cmd.WaitDelay = 5 * time.Second
+	cmd := t.command(ctx, dir, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("go test %s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("go test %s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 
 	p := &parser{runs: map[string]*testRun{}, build: map[string]*strings.Builder{}, out: map[string]*strings.Builder{}}
@@ -113,7 +126,7 @@ func (t *Tool) goTest(ctx context.Context, root string, pkgs []string, overlay s
 
 	var exit *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exit) && ctx.Err() == nil {
-		return nil, fmt.Errorf("go test %s: %w", what, waitErr)
+		return nil, fmt.Errorf("%s: %w", what, waitErr)
 	}
 	runs := p.finish(strings.TrimSpace(stderr.String()))
 	for _, run := range runs {
