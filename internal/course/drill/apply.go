@@ -38,6 +38,11 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	} else if ok {
 		return fmt.Errorf("%s is already applied to %s; run 'go run ./tools/drill restore' first (one weakening at a time)", a.Name, a.File)
 	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("exercise %s is started; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) before applying a weakening", name, name)
+	}
 	if err := t.refuseUncommitted(ctx, root, w); err != nil {
 		return err
 	}

@@ -38,6 +38,11 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 	} else if ok {
 		fmt.Fprintf(t.Stderr, "drill try: note: %s is applied to %s in the working tree (drill apply); the run sees both edits\n", a.Name, a.File)
 	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		fmt.Fprintf(t.Stderr, "drill try: note: exercise %s is started; the run sees its changes too\n", name)
+	}
 
 	dir, err := os.MkdirTemp("", "drill-"+w.Name+"-")
 	if err != nil {
