@@ -390,3 +390,19 @@ func TestWatchGradesOnSaveAndLeavesNothingBehind(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Check(t, cmp.Len(left, 0), "watch left scratch files behind: %v", left)
 }
+
+func TestShowHidesTheFaultOfTheStartedExercise(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	code, stdout, _ := runTool(t, root, "show", "ceiling-ignored")
+	assert.Assert(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(stdout, "+\tif false {"), "before any exercise, show gives the edit")
+
+	code, _, stderr := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	code, stdout, _ = runTool(t, root, "show", "ceiling-ignored")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, !strings.Contains(stdout, "if false"), "show gives away the hidden fault of a started exercise:\n%s", stdout)
+	assert.Check(t, !strings.Contains(stdout, "Add never looks at the ceiling"), "show gives away the fault's summary:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "Hidden while exercise fix-ceiling is started"))
+}
