@@ -118,6 +118,7 @@ func TestFixExerciseStartsRedHintsAndIsDoneOnceRepaired(t *testing.T) {
 	code, stdout, stderr = runTool(t, root, "reset", "fix-ceiling")
 	assert.Check(t, cmp.Equal(code, 0), "reset: %s", stderr)
 	assert.Check(t, cmp.Equal(stdout, "reset fix-ceiling: the files it changed are as shipped again\n"), "nothing to keep aside after a repair that matches the shipped code")
+	assert.Check(t, cmp.Equal(progressOf(t, root).Done, 1), "reset keeps the record of an exercise done")
 	withoutState(t, root)
 	assert.Assert(t, fs.Equal(root, shipped), "start, repair, verify and reset must leave the shipped tree byte for byte")
 }

@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Reset puts back every file starting e changed, byte for byte, and marks
-// e todo again (its hints and score stay recorded). A file the learner
+// Reset puts back every file starting e changed, byte for byte. A started
+// exercise is todo again; a done one stays done, with its hints and score:
+// the record is of what the learner did. A file the learner
 // has changed since is first copied aside, under
 // StateDir/aside/NAME-TIME/ with its path kept; Reset returns those
 // copies, relative to the module root. A learner file of a test exercise
@@ -60,8 +61,9 @@ func Reset(set *Set, e *Exercise) (aside []string, err error) {
 			return aside, err
 		}
 	}
-	rec := prog.record(e.Name)
-	rec.Status, rec.Started, rec.Done = Todo, time.Time{}, time.Time{}
+	if rec := prog.record(e.Name); rec.Status != Done {
+		rec.Status, rec.Started = Todo, time.Time{}
+	}
 	if prog.Current == e.Name {
 		prog.Current = ""
 	}
