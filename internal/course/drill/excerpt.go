@@ -39,20 +39,38 @@ func (run *testRun) messageOf(name string) string {
 }
 
 // firstFailure returns the message of the first top-level test that
-// failed, as messageOf gives it.
+// failed, as messageOf gives it. A Go test's message names the property
+// it checks, where a script's names a line of JSON, so the first failing
+// Go test comes before any script.
 func (run *testRun) firstFailure() string {
 	var seen []string
+	script := ""
 	for _, n := range run.FailOrder {
 		top, _, _ := strings.Cut(n, "/")
 		if slices.Contains(seen, top) {
 			continue
 		}
 		seen = append(seen, top)
-		if m := run.messageOf(top); m != "" {
+		m := run.messageOf(top)
+		switch {
+		case m == "":
+		case !isScriptMessage(m):
 			return m
+		case script == "":
+			script = m
 		}
 	}
-	return ""
+	return script
+}
+
+// isScriptMessage reports whether a message is a script's failure.
+func isScriptMessage(m string) bool {
+	for _, l := range strings.Split(m, "\n") {
+		if scriptFailure.MatchString(strings.TrimSpace(l)) {
+			return true
+		}
+	}
+	return false
 }
 
 // ownLines returns a test's output without go test's framing: no "=== "
