@@ -214,6 +214,11 @@ func TestLearnerCeiling(t *testing.T) {
 
 	writeFile(t, root, learner, referenceOf(t, shippedTests))
 	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1), "a learner test named like the withheld one would clash with it once it comes back")
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: TestCeilingHolds is the name of the chapter's own test"))
+
+	writeFile(t, root, learner, strings.ReplaceAll(referenceOf(t, shippedTests), "TestCeilingHolds", "TestMyCeilingHolds"))
+	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 0), "the chapter's own test is a full score:\n%s", stdout)
 	assert.Check(t, cmp.Contains(stdout, "test-ceiling: done: your tests pass on the shipped mechanism and catch all 2 chaffs."))
 	assert.Check(t, cmp.Equal(readFile(t, root, greenTests), shippedTests), "once done, the withheld test goes back to the chapter")

@@ -56,7 +56,11 @@ func TestEveryRepositoryExerciseIsUsable(t *testing.T) {
 			}
 			names, err := learnerTests(e.LearnerFile(), ref)
 			assert.NilError(t, err, "%s: the reference does not parse", e.Path)
-			want := slices.Sorted(slices.Values(e.Withhold))
+			var want []string
+			for _, n := range e.Withhold {
+				want = append(want, ReferenceName(n))
+			}
+			slices.Sort(want)
 			assert.Check(t, cmp.DeepEqual(slices.Sorted(slices.Values(names)), want), "%s: the reference holds other tests than those withheld", e.Path)
 			if _, _, err := regionLines(set.Root, e); err != nil {
 				t.Errorf("%s: the third hint points nowhere: %v", e.Path, err)

@@ -107,8 +107,8 @@ import (
 	"example.com/drillfixture/internal/counter"
 )
 
-// TestA: the first.
-func TestA(t *testing.T) {
+// TestLearnerA: the first.
+func TestLearnerA(t *testing.T) {
 	if errors.Is(counter.New(1).Add(), counter.ErrFull) {
 		t.Error("first Add refused")
 	}

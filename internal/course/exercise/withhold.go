@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -115,7 +116,9 @@ func cutTests(rel string, src []byte, names []string) (cut, bool, error) {
 
 // Reference returns the reference solution of test exercise e, read from
 // its chapter under root: a learner test file holding the withheld tests
-// as the chapter wrote them.
+// as the chapter wrote them, each renamed by ReferenceName (the chapter's
+// own come back once the exercise is done, and two tests cannot share a
+// name).
 func (e *Exercise) Reference(root string) ([]byte, error) {
 	if e.Kind != Test {
 		return nil, fmt.Errorf("reference: %s is a %s exercise, not a test exercise", e.Name, e.Kind)
@@ -159,8 +162,35 @@ func referenceFile(cuts []cut) ([]byte, error) {
 	b.WriteString(")\n")
 	for _, c := range cuts {
 		for _, fn := range c.Funcs {
-			fmt.Fprintf(&b, "\n%s\n", fn)
+			fmt.Fprintf(&b, "\n%s\n", renameTests(fn))
 		}
 	}
 	return pruneImports([]byte(b.String()))
 }
+
+// testWord matches a test's name as a word.
+var testWord = regexp.MustCompile(`\bTest[A-Za-z0-9_]*\b`)
+
+// renameTests renames the test a function's source declares (and names in
+// its doc comment) by ReferenceName.
+func renameTests(fn string) string {
+	_, f, err := parseGo("x_test.go", []byte("package x\n"+fn))
+	if err != nil || len(f.Decls) == 0 {
+		return fn
+	}
+	fd, ok := f.Decls[0].(*ast.FuncDecl)
+	if !ok {
+		return fn
+	}
+	name := fd.Name.Name
+	return testWord.ReplaceAllStringFunc(fn, func(w string) string {
+		if w == name {
+			return ReferenceName(name)
+		}
+		return w
+	})
+}
+
+// ReferenceName is the name a learner test takes for the chapter's test
+// name: TestLearnerX for TestX.
+func ReferenceName(name string) string { return "TestLearner" + strings.TrimPrefix(name, "Test") }
