@@ -4,7 +4,7 @@
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08
 
-.PHONY: test run vet check exercises bench fmt $(CHAPTERS)
+.PHONY: test run vet check exercises bench bench-peers fmt $(CHAPTERS)
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -32,6 +32,14 @@ exercises:
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/ch01_naive_claim/
+
+## bench-peers: the fenced cycle against the naive one, goqite (which does not fence) and a
+## floor of prepared one-statement transactions, in one process: µs per cycle and ratios.
+## It is a module of its own (tools/benchpeers), so the peer never enters the course's
+## build. ARGS passes flags: make bench-peers ARGS=--json (the recipe is not echoed, so
+## stdout is the JSON alone).
+bench-peers:
+	@cd tools/benchpeers && $(GO) run . $(ARGS)
 
 ## ch01 .. ch08: one chapter's tests, verbose, never from the cache.
 $(CHAPTERS):

@@ -136,19 +136,45 @@ func TestOwnExpiredLeaseIsANewGeneration(t *testing.T) {
 }
 
 // TestLeaseIsOverAtItsExpiryMinute: a lease until 15 is over at minute 15
-// for everyone: worker-b takes over at exactly 15, and at 14 it could not.
+// for everyone. The challenger, worker-b, is refused at 14 and takes over at
+// exactly 15; the holder, worker-a, gets its own token back at 14 and at 15
+// a new generation, like anyone else.
 func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
 	t.Parallel()
-	ctx := t.Context()
-	l, box := newMsg2(t)
-	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+	t.Run("Challenger", func(t *testing.T) {
+		t.Parallel()
+		ctx := t.Context()
+		l, box := newMsg2(t)
+		a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
 
-	l.Clock.Set(14)
-	_, err := box.Claim(ctx, "msg-2", "worker-b")
-	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.LeaseHeld, "worker-b at minute 14, one before expiry")
+		l.Clock.Set(14)
+		_, err := box.Claim(ctx, "msg-2", "worker-b")
+		assert.Equal(t, mailboxtest.Reason(t, err), mailbox.LeaseHeld, "worker-b at minute 14, one before expiry")
 
-	l.Clock.Set(15)
-	_, err = box.Claim(ctx, "msg-2", "worker-b")
-	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
-		"worker-b at minute 15, when worker-a's lease (expires_at %d) is over: want a takeover", a.ExpiresAt)
+		l.Clock.Set(15)
+		_, err = box.Claim(ctx, "msg-2", "worker-b")
+		assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted,
+			"worker-b at minute 15, when worker-a's lease (expires_at %d) is over: want a takeover", a.ExpiresAt)
+	})
+	t.Run("Holder", func(t *testing.T) {
+		t.Parallel()
+		l, box := newMsg2(t)
+		a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+		l.Clock.Set(14)
+		at14 := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+		assert.Assert(t, at14.Renewed && at14.Token == a.Token,
+			"worker-a at minute 14, one before its own lease's expiry, got token %d (renewed: %t); want its own token %d back",
+			at14.Token, at14.Renewed, a.Token)
+
+		l.Clock.Set(15)
+		at15 := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+		assert.Assert(t, !at15.Renewed && at15.Token > a.Token,
+			"worker-a at minute 15, when its own lease (expires_at %d) is over, got token %d (renewed: %t); want a new generation, greater than %d",
+			a.ExpiresAt, at15.Token, at15.Renewed, a.Token)
+		assert.Equal(t, at15.ExpiresAt, a.ExpiresAt+lease, "the new generation's lease runs a full %d minutes from minute 15", lease)
+		msg := l.Get("msg-2")
+		assert.Equal(t, msg.Token, at15.Token, "token on disk after worker-a's new generation at minute 15")
+		assert.Equal(t, msg.ExpiresAt, at15.ExpiresAt, "lease expiry on disk after worker-a's new generation at minute 15")
+	})
 }

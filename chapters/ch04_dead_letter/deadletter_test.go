@@ -56,7 +56,8 @@ func TestThreeRetriesThenDead(t *testing.T) {
 }
 
 // TestRetryClearsTheClaim: a retry puts the message back to NEW with no
-// owner, no token and no lease, so anyone may claim it next.
+// owner, no token and no lease expiry, so anyone may claim it next; the
+// body stays and the retry is counted.
 func TestRetryClearsTheClaim(t *testing.T) {
 	t.Parallel()
 	l := mailboxtest.New(t)
@@ -69,7 +70,9 @@ func TestRetryClearsTheClaim(t *testing.T) {
 	assert.Equal(t, msg.State, mailbox.New, "state after one retry")
 	assert.Equal(t, msg.Owner, "", "owner after a retry")
 	assert.Equal(t, msg.Token, mailbox.NoToken, "token after a retry")
+	assert.Assert(t, !msg.Expires, "a retry left a lease on msg-3 (expires_at %d); want none: the message is NEW and anyone may claim it", msg.ExpiresAt)
 	assert.Equal(t, msg.RetryCount, 1, "retry_count after one retry")
+	assert.DeepEqual(t, msg, mailbox.Message{ID: "msg-3", Body: "Call the supplier", State: mailbox.New, RetryCount: 1})
 	mailboxtest.Claim(t, l.Mailbox(lease), "msg-3", "worker-b")
 }
 

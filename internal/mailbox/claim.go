@@ -1,10 +1,12 @@
 package mailbox
 
 // This file holds Claim: the compare-and-set that decides who owns a
-// message, with same-owner renewal and takeover after expiry.
+// message, with takeover after expiry and same-owner renewal inside the
+// lease.
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -23,29 +25,25 @@ type Claim struct {
 
 // Claim makes owner the owner of message id at the clock's current time.
 //
-//   - If owner already holds an unexpired lease, it gets the same token
-//     back (Renewed): a retry inside your own lease is idempotent and must
-//     not invalidate your own in-flight completion.
-//   - Otherwise owner wins only by compare-and-set: the message is NEW, or
-//     its lease has expired (expires_at <= now). The winner gets a fresh
-//     token, strictly greater than any minted before. That includes the same
-//     owner coming back after its own lease lapsed: a new generation.
+// The compare-and-set runs first, for everyone, the owner included: a
+// fresh token is minted and the UPDATE takes the message if it is NEW or
+// its lease has expired (expires_at <= now). The winner gets that token,
+// strictly greater than any minted before. That includes the same owner
+// coming back at or after its own lease's expiry minute: a new generation.
+//
+// Only a refused compare-and-set reads the row, to say why, or to find the
+// one refusal that is an answer: owner's own lease, still live, since the
+// compare-and-set just refused it. Then owner gets the same token back
+// (Renewed): a retry inside your own lease is idempotent and must not
+// invalidate your own in-flight completion.
 //
 // A refused claim returns a *Refusal (LeaseHeld with the holder, or
-// NotClaimable) and burns no token: the mint rolls back with the refusal.
+// NotClaimable). Neither a refusal nor a renewal burns a token: the mint
+// rolls back with the transaction.
 func (m *Mailbox) Claim(ctx context.Context, id, owner string) (Claim, error) {
 	now := m.clock.Now()
 	var won Claim
 	err := m.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		cur, err := scanMessage(tx.QueryRow(ctx, selectMessage, id), id)
-		if err != nil {
-			return err
-		}
-		if cur.State == Claimed && cur.Owner == owner && cur.Expires && cur.ExpiresAt > now {
-			won = Claim{Token: cur.Token, ExpiresAt: cur.ExpiresAt, Expires: true, Renewed: true}
-			return nil
-		}
-
 		tok, err := token.Mint(ctx, tx, token.MailboxClaim)
 		if err != nil {
 			return err
@@ -65,7 +63,8 @@ func (m *Mailbox) Claim(ctx context.Context, id, owner string) (Claim, error) {
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("claim %s: %w", id, err)
 		} else if n != 1 {
-			return claimRefusal(cur)
+			won, err = refusedOrRenewed(ctx, tx, id, owner)
+			return err
 		}
 		won = Claim{Token: tok}
 		if m.lease > 0 {
@@ -73,10 +72,35 @@ func (m *Mailbox) Claim(ctx context.Context, id, owner string) (Claim, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, errRenewed) {
+		return won, nil
+	}
 	if err != nil {
 		return Claim{}, err
 	}
 	return won, nil
+}
+
+// errRenewed is what a claim's transaction returns to roll itself back
+// when it found the caller's own live lease: the answer is the token the
+// row already holds, and the token minted for the compare-and-set must not
+// be kept. (Nor is it if that ROLLBACK fails: the connection is then
+// closed, which rolls the transaction back.)
+var errRenewed = errors.New("mailbox: renewed inside the caller's own lease")
+
+// refusedOrRenewed reads the row a claim's compare-and-set did not take.
+// If it is owner's own lease, that lease is live (the compare-and-set just
+// found expires_at > now), and the answer is its token with errRenewed.
+// Otherwise the answer is the refusal.
+func refusedOrRenewed(ctx context.Context, tx *sqlitedb.Tx, id, owner string) (Claim, error) {
+	cur, err := scanMessage(tx.QueryRow(ctx, selectMessage, id), id)
+	if err != nil {
+		return Claim{}, err
+	}
+	if cur.State == Claimed && cur.Owner == owner && cur.Expires {
+		return Claim{Token: cur.Token, ExpiresAt: cur.ExpiresAt, Expires: true, Renewed: true}, errRenewed
+	}
+	return Claim{}, claimRefusal(cur)
 }
 
 // claimRefusal explains a lost compare-and-set from the row as the refused

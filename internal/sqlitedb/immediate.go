@@ -2,7 +2,8 @@ package sqlitedb
 
 // This file holds the one way fencelab writes: a function run inside
 // BEGIN IMMEDIATE on a single connection, committed if it returns nil and
-// rolled back otherwise.
+// rolled back otherwise. BEGIN IMMEDIATE, COMMIT and ROLLBACK are prepared
+// statements like any other (conn.go).
 
 import (
 	"context"
@@ -20,18 +21,27 @@ var ErrRollbackFailed = errors.New("sqlitedb: rollback failed")
 // Tx is the connection a function passed to Immediate runs on. Every
 // statement it runs belongs to the same BEGIN IMMEDIATE transaction and sees
 // that transaction's own uncommitted writes.
+//
+// Each query is prepared the first time its connection sees that SQL text
+// and reused after that; a query that fails to prepare returns the error.
 type Tx struct {
-	conn *sql.Conn
+	conn *conn
 }
 
 // Exec runs a statement inside the transaction.
 func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return tx.conn.ExecContext(ctx, query, args...)
+	return tx.conn.exec(ctx, query, args...)
 }
 
 // QueryRow runs a query inside the transaction.
 func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return tx.conn.QueryRowContext(ctx, query, args...)
+	s, err := tx.conn.stmt(ctx, query)
+	if err != nil {
+		// As in DB.QueryRow: the unprepared query fails the same way and
+		// Scan reports why.
+		return tx.conn.sql.QueryRowContext(ctx, query, args...)
+	}
+	return s.QueryRowContext(ctx, args...)
 }
 
 // Immediate runs fn inside an explicit BEGIN IMMEDIATE transaction.
@@ -50,17 +60,23 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // one wrapping ErrRollbackFailed. errors.Is still finds fn's error in it,
 // so a caller that treats fn's error as "rolled back, as decided" must ask
 // about ErrRollbackFailed first.
+//
+// The connection is kept for the next transaction only if this one ended
+// in a COMMIT or ROLLBACK that succeeded. After a failed BEGIN, COMMIT or
+// ROLLBACK it is closed instead, which ends whatever transaction it might
+// still hold: no connection goes back with a transaction open.
 func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	if db.pause != nil {
 		db.pause()
 	}
-	conn, err := db.sql.Conn(ctx)
+	conn, err := db.take(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: connect: %w", db.path, err)
 	}
-	defer conn.Close()
+	ended := false // the transaction ended in a COMMIT or ROLLBACK that succeeded
+	defer func() { db.put(conn, ended) }()
 
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+	if _, err := conn.exec(ctx, "BEGIN IMMEDIATE"); err != nil {
 		if IsBusy(err) {
 			return fmt.Errorf("%s: begin immediate: another connection held the write lock for over %dms: %w", db.path, busyTimeoutMillis, err)
 		}
@@ -73,7 +89,10 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 		}
 		// Roll back with a fresh context: the caller's may be the reason we
 		// are here, and an open transaction must not outlive this call.
-		if _, rbErr := conn.ExecContext(context.Background(), "ROLLBACK"); rbErr != nil && err != nil {
+		_, rbErr := conn.exec(context.Background(), "ROLLBACK")
+		if rbErr == nil {
+			ended = true
+		} else if err != nil {
 			err = errors.Join(err, fmt.Errorf("%s: %w: %w", db.path, ErrRollbackFailed, rbErr))
 		}
 	}()
@@ -81,10 +100,10 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 	if err := fn(&Tx{conn: conn}); err != nil {
 		return err
 	}
-	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+	if _, err := conn.exec(ctx, "COMMIT"); err != nil {
 		return fmt.Errorf("%s: commit: %w", db.path, err)
 	}
-	committed = true
+	committed, ended = true, true
 	return nil
 }
 

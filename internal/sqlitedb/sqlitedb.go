@@ -3,7 +3,9 @@
 //
 // It is the only place in fencelab that opens a database or begins a
 // transaction, so the pragmas and the transaction discipline the chapters
-// rely on are decided once, here.
+// rely on are decided once, here. It also keeps connections open between
+// transactions and prepares each statement once per connection, so callers
+// pass plain SQL text and never manage a statement themselves.
 package sqlitedb
 
 import (
@@ -11,6 +13,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"sync"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver; no cgo
 )
@@ -21,11 +24,17 @@ import (
 // generous enough that a busy error means something is really stuck.
 const busyTimeoutMillis = 5000
 
-// DB is one SQLite file, opened with fencelab's pragmas.
+// DB is one SQLite file, opened with fencelab's pragmas. It is safe for
+// concurrent use.
 type DB struct {
 	sql   *sql.DB
 	path  string
 	pause func() // see PauseBeforeTransactions; nil: never pause
+
+	mu     sync.Mutex
+	idle   []*conn              // kept connections no transaction is using (conn.go)
+	reads  map[string]*sql.Stmt // statements prepared for reads outside a transaction
+	closed bool
 }
 
 // Open opens the SQLite file at path, creating it if it does not exist,
@@ -58,16 +67,34 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &DB{sql: db, path: path}, nil
+	return &DB{sql: db, path: path, reads: map[string]*sql.Stmt{}}, nil
 }
 
-// Close closes every connection to the file.
-func (db *DB) Close() error { return db.sql.Close() }
+// Close closes every connection to the file, the kept ones included, and
+// every statement prepared on them. A transaction still running when Close
+// is called closes its connection when it ends.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	idle := db.idle
+	db.idle, db.closed = nil, true
+	db.mu.Unlock()
+	for _, c := range idle {
+		c.close()
+	}
+	return db.sql.Close()
+}
 
 // QueryRow runs a read-only query outside any explicit transaction. In WAL
 // mode it sees the last committed state and nothing else.
 func (db *DB) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return db.sql.QueryRowContext(ctx, query, args...)
+	s, err := db.readStmt(ctx, query)
+	if err != nil {
+		// A *sql.Row cannot be handed an error from outside database/sql:
+		// run the query unprepared, which fails the same way, and Scan
+		// reports why.
+		return db.sql.QueryRowContext(ctx, query, args...)
+	}
+	return s.QueryRowContext(ctx, args...)
 }
 
 // Querier runs a query: a *DB reads the last committed state, a *Tx reads
@@ -83,5 +110,9 @@ var (
 
 // Query runs a read-only query outside any explicit transaction.
 func (db *DB) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return db.sql.QueryContext(ctx, query, args...)
+	s, err := db.readStmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return s.QueryContext(ctx, args...)
 }

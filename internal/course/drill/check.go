@@ -86,46 +86,82 @@ func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progr
 		p.OnBaselines(baselines, rep.BaselineSeconds)
 	}
 
-	var (
-		mu     sync.Mutex
-		failed = map[string]map[string]bool{} // chapter -> top-level tests some weakening failed
-		runErr error
-	)
-	add := func(r Result) {
-		mu.Lock()
-		defer mu.Unlock()
-		rep.Weakenings = append(rep.Weakenings, r)
-		if failed[r.Chapter] == nil {
-			failed[r.Chapter] = map[string]bool{}
-		}
-		for _, name := range r.FailedTests {
-			failed[r.Chapter][name] = true
-		}
-		if p.OnResult != nil {
-			p.OnResult(r)
-		}
+	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
+	queue := tally.queue(chapters, baselines)
+	runErr := t.gradeAll(ctx, root, queue, tally.add)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("check: %w", err)
 	}
+	if runErr != nil && len(rep.Weakenings) > 0 && allRunFailed(rep.Weakenings) {
+		return nil, fmt.Errorf("check: %w", runErr)
+	}
+	for i, ch := range chapters {
+		rep.neverFailing(ch, baselines[i], tally.failed[ch.Name])
+	}
+	rep.Seconds = round(time.Since(start).Seconds())
+	rep.conclude()
+	return rep, nil
+}
+
+// tally collects the verdicts as they arrive, from several goroutines.
+type tally struct {
+	mu       sync.Mutex
+	rep      *Report
+	failed   map[string]map[string]bool // chapter -> top-level tests some weakening failed
+	onResult func(Result)
+}
+
+// add records one verdict and the tests it saw fail.
+func (ta *tally) add(r Result) {
+	ta.mu.Lock()
+	defer ta.mu.Unlock()
+	ta.rep.Weakenings = append(ta.rep.Weakenings, r)
+	if ta.failed[r.Chapter] == nil {
+		ta.failed[r.Chapter] = map[string]bool{}
+	}
+	for _, name := range r.FailedTests {
+		ta.failed[r.Chapter][name] = true
+	}
+	if ta.onResult != nil {
+		ta.onResult(r)
+	}
+}
+
+// queue returns the weakenings to run, longest chapter first: the last
+// runs to finish are short ones, so the cores stay busy. A weakening that
+// cannot run (its entry is malformed, its chapter's baseline fails) gets
+// its verdict here instead.
+func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline) []job {
 	var queue []job
 	for i, ch := range chapters {
 		base := baselines[i]
 		for _, b := range ch.Broken {
-			add(Result{Chapter: ch.Name, Name: b.Name, FailedTests: []string{}, Tests: []string{}}.
+			ta.add(Result{Chapter: ch.Name, Name: b.Name, FailedTests: []string{}, Tests: []string{}}.
 				invalid(Malformed, "malformed catalog entry: "+b.Err.Error()))
 		}
 		for _, w := range ch.Weakenings {
 			if !base.Passed {
-				add(Result{Chapter: ch.Name, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}.
+				ta.add(Result{Chapter: ch.Name, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}.
 					invalid(BaselineFailing, "baseline failing: "+base.Reason))
 				continue
 			}
 			queue = append(queue, job{w: w, listed: base.Tests, cost: base.Seconds})
 		}
 	}
-	// Longest first: a chapter whose tests take longest starts early, so
-	// the last runs to finish are short ones and the cores stay busy.
 	sort.SliceStable(queue, func(i, j int) bool { return queue[i].cost > queue[j].cost })
+	return queue
+}
+
+// gradeAll grades the queued weakenings, at most t.jobs() at a time, and
+// hands each verdict to add. A weakening whose go command could not run is
+// an invalid verdict; the errors are joined into the result.
+func (t *Tool) gradeAll(ctx context.Context, root string, queue []job, add func(Result)) error {
+	var (
+		mu     sync.Mutex
+		runErr error
+		wg     sync.WaitGroup
+	)
 	jobs := make(chan job)
-	var wg sync.WaitGroup
 	for range min(t.jobs(), max(len(queue), 1)) {
 		wg.Add(1)
 		go func() {
@@ -152,16 +188,13 @@ feed:
 	}
 	close(jobs)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("check: %w", err)
-	}
-	if runErr != nil && len(rep.Weakenings) > 0 && allRunFailed(rep.Weakenings) {
-		return nil, fmt.Errorf("check: %w", runErr)
-	}
+	return runErr
+}
 
-	for i, ch := range chapters {
-		rep.neverFailing(ch, baselines[i], failed[ch.Name])
-	}
+// conclude sorts the verdicts by chapter and name and decides OK: every
+// baseline passed, every weakening caught, no test never failing, no
+// problem.
+func (rep *Report) conclude() {
 	sort.Slice(rep.Weakenings, func(i, j int) bool {
 		a, b := rep.Weakenings[i], rep.Weakenings[j]
 		if a.Chapter != b.Chapter {
@@ -169,7 +202,6 @@ feed:
 		}
 		return a.Name < b.Name
 	})
-	rep.Seconds = round(time.Since(start).Seconds())
 	rep.OK = len(rep.NeverFailing) == 0 && len(rep.Problems) == 0
 	for _, b := range rep.Baselines {
 		rep.OK = rep.OK && b.Passed
@@ -177,7 +209,6 @@ feed:
 	for _, r := range rep.Weakenings {
 		rep.OK = rep.OK && r.Verdict == Caught
 	}
-	return rep, nil
 }
 
 // job is one weakening waiting to be graded.

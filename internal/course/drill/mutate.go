@@ -28,7 +28,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		"Mutation testing. Generates mutants of the mechanism packages (internal/<concept>) from\n"+
 			"their Go and their SQL, runs the chapter tests that use each package against every mutant,\n"+
 			"and reports what the tests kill. A survivor is a property no test states, unless\n"+
-			mutate.ExcuseFile+" excuses it with a reason. Exit status 0 only if none survives.\n"+
+			mutate.ExcuseDir+"/<package>.txt excuses it with a reason. Exit status 0 only if none survives.\n"+
 			"PACKAGE is a mechanism package: mailbox, or internal/mailbox.", t.Stderr)
 	if err != nil {
 		return err
@@ -117,7 +117,7 @@ func writeMutateReport(w io.Writer, rep *mutate.Report, onlySurvivors bool) {
 	fmt.Fprintf(w, "\ndrill mutate: %d mutants, %d killed, %d excused, %d survived, %d invalid; kill rate %.1f%% of the valid ones; %.1fs\n",
 		total.Mutants, total.Killed, total.Excused, total.Survived, total.Invalid, total.KillRate, rep.Seconds)
 	if rep.Survived > 0 {
-		fmt.Fprintf(w, "each survivor is a property no chapter test states: write the test in the chapter that teaches it, or excuse it in %s with its reason\n", mutate.ExcuseFile)
+		fmt.Fprintf(w, "each survivor is a property no chapter test states: write the test in the chapter that teaches it, or excuse it in %s/<package>.txt with its reason\n", mutate.ExcuseDir)
 	}
 }
 

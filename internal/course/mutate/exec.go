@@ -22,13 +22,28 @@ type outcome struct {
 	by     string // the first failing test and its first failure line
 }
 
+// scriptTests are the tests that run the runner's scripts: the slow part
+// of a chapter, since every script starts processes.
+const scriptTests = "^TestScripts$"
+
 // runBinary runs a chapter's test binary in the chapter's folder with
 // mutant num switched on (0: none), failing fast, and bounded by timeout.
+// The in-process tests run first and the scripts only if they all pass:
+// -failfast stops starting tests after a failure but waits for the ones
+// already running, and the scripts would run in parallel to the end.
 func runBinary(ctx context.Context, cfg Config, ch *chapter, bin string, num int, timeout time.Duration) outcome {
+	if o := runTests(ctx, cfg, ch, bin, num, timeout, "-test.skip="+scriptTests); o.failed {
+		return o
+	}
+	return runTests(ctx, cfg, ch, bin, num, timeout, "-test.run="+scriptTests)
+}
+
+// runTests runs the tests of a chapter's binary that selection picks.
+func runTests(ctx context.Context, cfg Config, ch *chapter, bin string, num int, timeout time.Duration, selection string) outcome {
 	ctx, cancel := context.WithTimeout(ctx, timeout+15*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, cfg.Go, "tool", "test2json", "-t", "-p", ch.ImportPath, bin,
-		"-test.v=test2json", "-test.count=1", "-test.failfast", "-test.timeout="+timeout.String())
+		"-test.v=test2json", "-test.count=1", "-test.failfast", "-test.timeout="+timeout.String(), selection)
 	cmd.Dir = ch.Dir
 	cmd.Env = append(append(os.Environ(), cfg.Env...), SwitchEnv+"="+strconv.Itoa(num))
 	cmd.WaitDelay = 5 * time.Second

@@ -242,11 +242,13 @@ func TestParseExcusesRejectsWhatAReviewerCannotCheck(t *testing.T) {
 		{"twice", "a:b:c:d equivalent: x\na:b:c:d equivalent: y"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseExcuses([]byte(c.line))
+			_, err := ParseExcuses([]byte(c.line), "")
 			assert.ErrorIs(t, err, ErrBadExcuse)
 		})
 	}
-	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"))
+	_, err := ParseExcuses([]byte("store:Claim:relop:1234abcd equivalent: fine"), "ledger")
+	assert.ErrorIs(t, err, ErrBadExcuse, "ledger.txt excusing a mutant of store")
+	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"), "ledger")
 	assert.NilError(t, err)
 	assert.DeepEqual(t, ex["ledger:Plural:relop:1234abcd"], Excuse{ID: "ledger:Plural:relop:1234abcd", Kind: Equivalent, Reason: "Plural is for people", Line: 3})
 }

@@ -83,9 +83,9 @@ func (r *Report) finish(results []Result, excuses map[string]Excuse, all []*Muta
 		e := excuses[id]
 		switch v, ok := verdict[id]; {
 		case !ok:
-			r.Problems = append(r.Problems, fmt.Sprintf("%s line %d: %s is no longer a mutant of the tree: remove its excuse", ExcuseFile, e.Line, id))
+			r.Problems = append(r.Problems, fmt.Sprintf("%s: %s is no longer a mutant of the tree: remove its excuse", e.Where(), id))
 		case v == Killed:
-			r.Problems = append(r.Problems, fmt.Sprintf("%s line %d: %s is killed now: remove its excuse", ExcuseFile, e.Line, id))
+			r.Problems = append(r.Problems, fmt.Sprintf("%s: %s is killed now: remove its excuse", e.Where(), id))
 		}
 	}
 	if r.Mutants == nil {

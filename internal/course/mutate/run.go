@@ -6,7 +6,6 @@ package mutate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,7 +83,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep := &Report{}
-	excuses, err := readExcuses(cfg.Root)
+	excuses, err := ReadExcuses(cfg.Root)
 	if err != nil {
 		rep.Problems = append(rep.Problems, err.Error())
 	}
@@ -187,22 +186,6 @@ func checkAlone(pkg *packages.Package, u universe, m *Mutant) error {
 	return typecheck(pkg, u, map[string]string{abs: apply(src, m)})
 }
 
-// readExcuses reads the excuse file; a tree without one excuses nothing.
-func readExcuses(root string) (map[string]Excuse, error) {
-	data, err := os.ReadFile(filepath.Join(root, ExcuseFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return map[string]Excuse{}, nil
-	}
-	if err != nil {
-		return map[string]Excuse{}, err
-	}
-	ex, err := ParseExcuses(data)
-	if err != nil {
-		return ex, fmt.Errorf("%s: %w", ExcuseFile, err)
-	}
-	return ex, nil
-}
-
 // excuse turns a survivor with a valid excuse into Excused. An excuse
 // that cannot apply (an authority mutant called unreachable) is a problem
 // and the mutant stays a survivor.
@@ -212,7 +195,7 @@ func excuse(r *Result, excuses map[string]Excuse, rep *Report) {
 		return
 	}
 	if e.Authority(r) {
-		rep.Problems = append(rep.Problems, fmt.Sprintf("%s line %d: %s decides authority and cannot be excused as unreachable: kill it with a test", ExcuseFile, e.Line, r.ID))
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s decides authority and cannot be excused as unreachable: kill it with a test", e.Where(), r.ID))
 		return
 	}
 	r.Verdict, r.Reason = Excused, string(e.Kind)+": "+e.Reason

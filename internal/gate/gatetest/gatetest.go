@@ -80,13 +80,122 @@ func (d *Destination) BreakArrivalsLog() (repair func()) {
 	}
 }
 
+// BreakMarkWrites makes every write of the committed mark fail, and
+// returns the function that repairs it. The counter can still change.
+func (d *Destination) BreakMarkWrites() (repair func()) {
+	d.TB.Helper()
+	return d.breakWrites("mark_broken", "UPDATE OF highest_fence ON resource", "the mark cannot be written")
+}
+
+// BreakEffect makes every write of the counter fail, and returns the
+// function that repairs it. The mark can still change.
+func (d *Destination) BreakEffect() (repair func()) {
+	d.TB.Helper()
+	return d.breakWrites("effect_broken", "UPDATE OF units ON resource", "the counter cannot be written")
+}
+
+// BreakReceipts makes the receipts table refuse every new row, and returns
+// the function that repairs it.
+func (d *Destination) BreakReceipts() (repair func()) {
+	d.TB.Helper()
+	return d.breakWrites("receipts_broken", "INSERT ON receipts", "the receipts table is broken")
+}
+
+// breakWrites installs trigger, which aborts every event (for example
+// "INSERT ON receipts") with message, and returns the function that drops
+// it.
+func (d *Destination) breakWrites(trigger, event, message string) (repair func()) {
+	d.TB.Helper()
+	d.exec(`CREATE TRIGGER ` + trigger + ` BEFORE ` + event + ` BEGIN SELECT RAISE(ABORT, '` + message + `'); END`)
+	return func() {
+		d.TB.Helper()
+		d.exec(`DROP TRIGGER ` + trigger)
+	}
+}
+
+// SpoilReceipt stores text where the units of operation's receipt belong,
+// so the receipt can no longer be read, as a row written by another
+// program might be; the returned function puts the units back.
+func (d *Destination) SpoilReceipt(operation string) (repair func()) {
+	d.TB.Helper()
+	var units int64
+	if err := d.first.QueryRow(d.TB.Context(), `SELECT units FROM receipts WHERE operation = ?`, operation).Scan(&units); err != nil {
+		d.TB.Fatalf("destination: receipt %s: %v", operation, err)
+	}
+	d.exec(`UPDATE receipts SET units = 'many' WHERE operation = ?`, operation)
+	return func() {
+		d.TB.Helper()
+		d.exec(`UPDATE receipts SET units = ? WHERE operation = ?`, units, operation)
+	}
+}
+
+// SpoilCounter adds half a unit to the counter, as another program writing
+// to the file might, so that neither the committed counter nor any later
+// transaction's view of it can be read as a whole number of units; the
+// returned function takes the half unit away again.
+func (d *Destination) SpoilCounter() (repair func()) {
+	d.TB.Helper()
+	d.exec(`UPDATE resource SET units = units + 0.5`)
+	return func() {
+		d.TB.Helper()
+		d.exec(`UPDATE resource SET units = CAST(units - 0.5 AS INTEGER)`)
+	}
+}
+
+// SpoilArrival stores text where the units of the arrivals log's nth line
+// (1 is the oldest) belong, so that line can no longer be read; the
+// returned function puts the units back.
+func (d *Destination) SpoilArrival(n int) (repair func()) {
+	d.TB.Helper()
+	line := d.Arrivals()[n-1]
+	const nth = `(SELECT seq FROM arrivals ORDER BY seq LIMIT 1 OFFSET ?)`
+	d.exec(`UPDATE arrivals SET units = 'many' WHERE seq = `+nth, n-1)
+	return func() {
+		d.TB.Helper()
+		d.exec(`UPDATE arrivals SET units = ? WHERE seq = `+nth, line.Units, n-1)
+	}
+}
+
+// BreakArrivalsReads makes every read of the arrivals log fail once it has
+// returned the oldest line, as a damaged page in the middle of the table
+// would, and returns the function that repairs it. The log's lines stay
+// as they were, in a table the destination no longer reads.
+func (d *Destination) BreakArrivalsReads() (repair func()) {
+	d.TB.Helper()
+	d.exec(`ALTER TABLE arrivals RENAME TO arrivals_kept`)
+	// abs() of the smallest integer overflows: an error SQLite raises while
+	// stepping to the second line, after the first was returned.
+	d.exec(`CREATE VIEW arrivals AS SELECT seq, fence, operation,
+		CASE WHEN seq = (SELECT MIN(seq) FROM arrivals_kept) THEN units ELSE abs(-9223372036854775808) END AS units,
+		result FROM arrivals_kept`)
+	return func() {
+		d.TB.Helper()
+		d.exec(`DROP VIEW arrivals`)
+		d.exec(`ALTER TABLE arrivals_kept RENAME TO arrivals`)
+	}
+}
+
+// UncheckpointedFrames runs a passive checkpoint of the destination's
+// write-ahead log on a connection of its own and returns how many frames
+// it could not copy back into the database file. Only a read transaction
+// left open on some connection, holding an older snapshot, keeps a frame
+// from being copied.
+func (d *Destination) UncheckpointedFrames() int {
+	d.TB.Helper()
+	var busy, frames, copied int
+	if err := d.Connect().QueryRow(d.TB.Context(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+		d.TB.Fatalf("destination: checkpoint: %v", err)
+	}
+	return frames - copied
+}
+
 // exec runs one statement on the observer's connection, in a transaction
 // of its own.
-func (d *Destination) exec(stmt string) {
+func (d *Destination) exec(stmt string, args ...any) {
 	d.TB.Helper()
 	ctx := d.TB.Context()
 	err := d.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(ctx, stmt)
+		_, err := tx.Exec(ctx, stmt, args...)
 		return err
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
+	"github.com/fencelab/fencelab/internal/token"
 )
 
 // Jobs is one test's queue file.
@@ -61,6 +62,78 @@ func (j *Jobs) Get(id string) queue.Job {
 		j.TB.Fatalf("get %s: %v", id, err)
 	}
 	return job
+}
+
+// Minted returns how many fences the queue's token counter has issued.
+func (j *Jobs) Minted() int64 {
+	j.TB.Helper()
+	n, err := token.Minted(j.TB.Context(), j.first)
+	if err != nil {
+		j.TB.Fatalf("%v", err)
+	}
+	return n
+}
+
+// BreakFenceCounter makes the shared token counter refuse to mint, as a
+// full disk or a broken table would, and returns the function that repairs
+// it. Nothing else in the queue changes.
+func (j *Jobs) BreakFenceCounter() (repair func()) {
+	j.TB.Helper()
+	return j.breakTable("lease_tokens", "INSERT")
+}
+
+// BreakClaimHistory makes the claim history refuse every new row, and
+// returns the function that repairs it.
+func (j *Jobs) BreakClaimHistory() (repair func()) {
+	j.TB.Helper()
+	return j.breakTable("claims", "INSERT")
+}
+
+// BreakJobWrites makes every UPDATE of the jobs table fail, and returns
+// the function that repairs it. Reads still work.
+func (j *Jobs) BreakJobWrites() (repair func()) {
+	j.TB.Helper()
+	return j.breakTable("jobs", "UPDATE")
+}
+
+// breakTable installs a trigger that aborts every event (INSERT, UPDATE)
+// on table, and returns the function that drops it.
+func (j *Jobs) breakTable(table, event string) (repair func()) {
+	j.TB.Helper()
+	trigger := table + "_broken"
+	j.exec(`CREATE TRIGGER ` + trigger + ` BEFORE ` + event + ` ON ` + table +
+		` BEGIN SELECT RAISE(ABORT, 'the ` + table + ` table is broken'); END`)
+	return func() {
+		j.TB.Helper()
+		j.exec(`DROP TRIGGER ` + trigger)
+	}
+}
+
+// SpoilUnits stores text where job id's units belong, so the job's row can
+// no longer be read, as a row written by another program might be; the
+// returned function puts the units back. Nothing else in the row changes.
+func (j *Jobs) SpoilUnits(id string) (repair func()) {
+	j.TB.Helper()
+	units := j.Get(id).Units
+	j.exec(`UPDATE jobs SET units = 'many' WHERE id = ?`, id)
+	return func() {
+		j.TB.Helper()
+		j.exec(`UPDATE jobs SET units = ? WHERE id = ?`, units, id)
+	}
+}
+
+// exec runs one statement on the first connection, in a transaction of its
+// own.
+func (j *Jobs) exec(stmt string, args ...any) {
+	j.TB.Helper()
+	ctx := j.TB.Context()
+	err := j.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, stmt, args...)
+		return err
+	})
+	if err != nil {
+		j.TB.Fatalf("queue: %v", err)
+	}
 }
 
 // Claim claims id for worker and fails the test unless it wins.

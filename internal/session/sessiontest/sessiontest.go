@@ -5,6 +5,7 @@
 package sessiontest
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -22,6 +23,7 @@ type Ledger struct {
 	Clock  *clock.Logical // read by every kiosk that was not handed a clock of its own
 	Leases session.Leases // how long every store the ledger opens grants leases for
 	first  *session.Store // the test's own committed reads
+	db     *sqlitedb.DB   // the connection first reads on; the test's own writes go through it too
 }
 
 // New creates an empty ledger with the session schema in a fresh temporary
@@ -34,7 +36,7 @@ func New(tb testing.TB, leases session.Leases) *Ledger {
 	if err := session.CreateSchema(tb.Context(), db); err != nil {
 		tb.Fatalf("create session schema: %v", err)
 	}
-	l.first = session.Open(db, l.Clock, leases)
+	l.first, l.db = session.Open(db, l.Clock, leases), db
 	return l
 }
 
@@ -81,6 +83,106 @@ func (l *Ledger) Completions(id string) []Generation {
 	return out
 }
 
+// Session returns the committed row of session id, failing the test if
+// there is none or it cannot be read.
+func (l *Ledger) Session(id string) session.Session {
+	l.TB.Helper()
+	s, err := l.first.Get(l.TB.Context(), id)
+	if err != nil {
+		l.TB.Fatalf("read session %s: %v", id, err)
+	}
+	return s
+}
+
+// State is everything the ledger has committed about one session: its
+// row, and every completion of it. A test compares two States whole to
+// show that a write changed nothing.
+type State struct {
+	Found       bool            // the session has a row
+	Row         session.Session // the row; zero when not Found
+	Completions []session.Completion
+}
+
+// State reads the committed State of session id, failing the test if it
+// cannot.
+func (l *Ledger) State(id string) State {
+	l.TB.Helper()
+	ctx := l.TB.Context()
+	row, err := l.first.Get(ctx, id)
+	if err != nil && !errors.Is(err, session.ErrNotFound) {
+		l.TB.Fatalf("read session %s: %v", id, err)
+	}
+	done, err := l.first.Completions(ctx, id)
+	if err != nil {
+		l.TB.Fatalf("read completions of %s: %v", id, err)
+	}
+	return State{Found: row.ID != "", Row: row, Completions: done}
+}
+
+// BreakWrites makes every statement stmt ("INSERT" or "UPDATE") on table
+// fail, as a full disk or a damaged table would, and returns the function
+// that repairs it. Reads still work, and nothing already committed
+// changes.
+func (l *Ledger) BreakWrites(stmt, table string) (repair func()) {
+	l.TB.Helper()
+	trigger := fmt.Sprintf("%s_%s_broken", table, stmt)
+	l.exec(fmt.Sprintf(`CREATE TRIGGER %s BEFORE %s ON %s
+		BEGIN SELECT RAISE(ABORT, 'every %s on %s fails'); END`, trigger, stmt, table, stmt, table))
+	return func() {
+		l.TB.Helper()
+		l.exec(`DROP TRIGGER ` + trigger)
+	}
+}
+
+// GarbleSession writes text where session id keeps its incarnation, so that
+// reading the row back fails: a row the store cannot understand.
+func (l *Ledger) GarbleSession(id string) {
+	l.TB.Helper()
+	l.exec(`UPDATE sessions SET incarnation = 'garbled' WHERE id = ?`, id)
+}
+
+// GarbleHost writes text where host keeps its lease's end, so that reading
+// the host's lease back fails.
+func (l *Ledger) GarbleHost(host string) {
+	l.TB.Helper()
+	l.exec(`UPDATE hosts SET lease_expires_at = 'garbled' WHERE host = ?`, host)
+}
+
+// GarbleCompletions writes text where every completion of session id keeps
+// its incarnation, so that reading them back fails.
+func (l *Ledger) GarbleCompletions(id string) {
+	l.TB.Helper()
+	l.exec(`UPDATE session_completions SET incarnation = 'garbled' WHERE session_id = ?`, id)
+}
+
+// Checkpoint asks SQLite to copy the write-ahead log back into the
+// database file without waiting for anyone (PRAGMA wal_checkpoint(PASSIVE))
+// and returns how many frames the log holds and how many it copied. It
+// copies them all unless some connection still reads an older snapshot.
+func (l *Ledger) Checkpoint() (logged, copied int) {
+	l.TB.Helper()
+	var busy int
+	err := l.db.QueryRow(l.TB.Context(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logged, &copied)
+	if err != nil {
+		l.TB.Fatalf("checkpoint %s: %v", l.Path, err)
+	}
+	return logged, copied
+}
+
+// exec runs one statement on the ledger's own connection, in a transaction
+// of its own, failing the test if it cannot.
+func (l *Ledger) exec(stmt string, args ...any) {
+	l.TB.Helper()
+	ctx := l.TB.Context()
+	err := l.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, stmt, args...)
+		return err
+	})
+	if err != nil {
+		l.TB.Fatalf("ledger %s: %v", l.Path, err)
+	}
+}
+
 // Kiosk is one host on its own connection.
 type Kiosk struct {
 	TB    testing.TB
@@ -98,6 +200,26 @@ func (k *Kiosk) Claim(id string) session.Claim {
 		k.TB.Fatalf("%s claims %s: %v; want a win", k.Name, id, err)
 	}
 	return c
+}
+
+// Claimed is what TryClaim reports when the claim won: not a refusal
+// reason, but it reads as one in a failure message.
+const Claimed session.Reason = "claimed"
+
+// TryClaim claims session id without renewing the kiosk's host lease, and
+// returns the claim and Claimed if it won, or the refusal reason; it fails
+// the test on an error that is not a refusal.
+func (k *Kiosk) TryClaim(id string) (session.Claim, session.Reason) {
+	k.TB.Helper()
+	c, err := k.Store.Claim(k.TB.Context(), id, k.Name)
+	if err == nil {
+		return c, Claimed
+	}
+	r, ok := session.ReasonOf(err)
+	if !ok {
+		k.TB.Fatalf("%s claims %s: unexpected error (not a refusal): %v", k.Name, id, err)
+	}
+	return c, r
 }
 
 // Alive renews the kiosk's host lease, failing the test if it cannot.
