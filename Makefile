@@ -4,7 +4,7 @@
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09
 
-.PHONY: test run vet check bench bench-peers fmt $(CHAPTERS)
+.PHONY: test run vet check exercises bench bench-peers fmt $(CHAPTERS)
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -23,6 +23,11 @@ vet:
 ## check: the graded check: every documented weakening must be caught by its named tests.
 check:
 	$(GO) run ./tools/drill check
+
+## exercises: the proof of every exercise, on a copy of the tree: each starts red for its
+## stated reason, its reference repair is done, a weak learner test scores below 100%.
+exercises:
+	$(GO) test -count=1 -timeout 60m -run '^TestEveryExerciseStartsRedAndItsReferenceIsDone$$' ./internal/course/exercise/ -proof
 
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:

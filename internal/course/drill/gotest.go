@@ -45,8 +45,11 @@ type testRun struct {
 	BuildOutput string // the compiler's messages, or the go command's error
 	Output      string // package-level output (not attributed to a test)
 	TimedOut    bool
-	Seconds     float64 // wall time of the whole go command
-	Elapsed     float64 // how long the package's test binary ran, as go test reports it
+	// FailOrder holds the tests (top-level and subtests) in the order
+	// their failures were reported: the first is what a learner reads first.
+	FailOrder []string
+	Seconds   float64 // wall time of the whole go command
+	Elapsed   float64 // how long the package's test binary ran, as go test reports it
 }
 
 // timedOut is what a test binary prints when -timeout fires.
@@ -208,6 +211,9 @@ func (p *parser) record(ev testEvent) {
 			tr.Output.WriteString(ev.Output)
 		case "pass", "fail", "skip":
 			tr.Action = ev.Action
+		}
+		if ev.Action == "fail" {
+			r.FailOrder = append(r.FailOrder, ev.Test)
 		}
 	}
 }
