@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelab/fencelab/internal/course/schemata"
 )
 
 // notMechanism are the folders under internal/ that group the layers above
@@ -65,7 +67,7 @@ func load(ctx context.Context, root string, dirs []string) (pkgs []*packages.Pac
 	}
 	// The packages the schemata's switch file imports, loaded in the same
 	// call so that every package shares one type universe.
-	patterns = append(patterns, switchImports...)
+	patterns = append(patterns, schemata.Imports...)
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     root,
@@ -81,7 +83,7 @@ func load(ctx context.Context, root string, dirs []string) (pkgs []*packages.Pac
 	u = universe{}
 	for _, p := range loaded {
 		u.add(p)
-		if !slices.Contains(switchImports, p.PkgPath) {
+		if !slices.Contains(schemata.Imports, p.PkgPath) {
 			pkgs = append(pkgs, p)
 		}
 	}
