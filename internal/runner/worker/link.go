@@ -1,4 +1,4 @@
-package cli
+package worker
 
 // This file holds Link: the line-per-message JSON channel a coordinator and
 // its worker use for their handshakes.
@@ -14,7 +14,7 @@ import (
 )
 
 // errLinkClosed is returned by Recv after Close.
-var errLinkClosed = errors.New("cli: link closed")
+var errLinkClosed = errors.New("worker: link closed")
 
 // Link sends and receives JSON messages, one per line.
 type Link struct {
