@@ -41,6 +41,9 @@ const (
 	// TerminalLeft: a message a worker was told is DONE or DEAD ends the
 	// run in another state.
 	TerminalLeft Kind = "terminal_left"
+	// RetryBudget: a message retried more often than mailbox.MaxRetries
+	// allows, or parked in DEAD before its retries were spent.
+	RetryBudget Kind = "retry_budget_broken"
 	// Lost: a message neither DONE nor DEAD nor claimable again: gone
 	// from the table, refused to every claim although NEW, or held by a
 	// lease that never ends.
@@ -57,7 +60,7 @@ const (
 
 // kindOrder is the order in which violations are told, the file's own
 // first.
-var kindOrder = []Kind{Integrity, DoubleCompletion, StaleComplete, TokenNotIncreasing, TerminalLeft, Lost, Stuck, Unfinished}
+var kindOrder = []Kind{Integrity, DoubleCompletion, StaleComplete, TokenNotIncreasing, TerminalLeft, RetryBudget, Lost, Stuck, Unfinished}
 
 // words is how the first-violation line names each kind.
 var words = map[Kind]string{
@@ -65,6 +68,7 @@ var words = map[Kind]string{
 	StaleComplete:      "stale complete accepted",
 	TokenNotIncreasing: "tokens not increasing",
 	TerminalLeft:       "terminal state left",
+	RetryBudget:        "retry budget broken",
 	Lost:               "lost",
 	Stuck:              "stuck",
 	Unfinished:         "unfinished",
@@ -90,6 +94,7 @@ type Findings struct {
 	TokensNotIncreasing    int    `json:"tokens_not_increasing"`
 	IntegrityCheck         string `json:"integrity_check"`
 	TerminalLeft           int    `json:"terminal_left"`
+	RetryBudgetBroken      int    `json:"retry_budget_broken"`
 	Unfinished             int    `json:"unfinished"`
 	FirstViolation         string `json:"first_violation,omitempty"`
 	// Violations, in the order they are told: the file's own first, then
@@ -202,7 +207,24 @@ func (a *audit) checkMessage(id string) {
 				id, dead[0].who(), dead[0].rec.Token, row.State)
 		}
 	}
+	if present {
+		a.checkBudget(row)
+	}
 	a.checkOpen(id, row, present)
+}
+
+// checkBudget checks a row's retries against the budget: a failed
+// message goes back to NEW while it has retried fewer than
+// mailbox.MaxRetries times, and to DEAD after that, so no row counts more
+// retries than the budget, and a DEAD row counts exactly the budget.
+func (a *audit) checkBudget(row mailbox.Message) {
+	switch {
+	case row.RetryCount > mailbox.MaxRetries:
+		a.add(RetryBudget, row.ID, "%s is %s after %d retries; the budget is %d", row.ID, row.State, row.RetryCount, mailbox.MaxRetries)
+	case row.State == mailbox.Dead && row.RetryCount < mailbox.MaxRetries:
+		a.add(RetryBudget, row.ID, "%s is DEAD after %d retries; a message goes DEAD only once its %d retries are spent",
+			row.ID, row.RetryCount, mailbox.MaxRetries)
+	}
 }
 
 // checkOpen tells lost, stuck and unfinished apart for a message whose
@@ -267,6 +289,8 @@ func (a *audit) findings() Findings {
 			f.TokensNotIncreasing++
 		case TerminalLeft:
 			f.TerminalLeft++
+		case RetryBudget:
+			f.RetryBudgetBroken++
 		case Lost:
 			f.Lost++
 		case Stuck:
