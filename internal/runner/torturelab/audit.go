@@ -159,8 +159,12 @@ func (a *audit) readLogs(logs []Log) {
 				a.parked[rec.ID] = append(a.parked[rec.ID], s)
 			case rec.Op == "claim" && rec.Result == Claimed:
 				if earlier, ok := won[rec.Token]; ok {
-					a.add(TokenNotIncreasing, rec.ID, "%s: %s began a new generation with token %d, which %s had already won (on %s); a new generation must get a token never handed out before",
-						rec.ID, s.who(), rec.Token, earlier.who(), earlier.rec.ID)
+					by := earlier.who() + " had"
+					if earlier.log == log {
+						by = "it had itself"
+					}
+					a.add(TokenNotIncreasing, rec.ID, "%s: %s began a new generation with token %d, which %s already won (on %s); a new generation must get a token never handed out before",
+						rec.ID, s.who(), rec.Token, by, earlier.rec.ID)
 				} else if newest.log != nil && rec.Token <= newest.rec.Token {
 					a.add(TokenNotIncreasing, rec.ID, "%s: %s began a new generation with token %d after it had won token %d (on %s); tokens must only increase",
 						rec.ID, s.who(), rec.Token, newest.rec.Token, newest.rec.ID)

@@ -16,20 +16,21 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 )
 
-// Plan is one run's plan, fixed by its seed and its flags.
-type Plan struct {
-	Seed      int64    `json:"-"`
-	LeaseMs   int64    `json:"-"`
-	Owners    []string `json:"owners"` // every owner name, in the order the processes start
-	Kills     []Kill   `json:"kills"`
-	Failing   Failing  `json:"failing_messages"`
+// runPlan is one run's plan, fixed by its seed and its flags.
+type runPlan struct {
+	Seed      int64         `json:"-"`
+	LeaseMs   int64         `json:"-"`
+	Owners    []string      `json:"owners"` // every owner name, in the order the processes start
+	Kills     []plannedKill `json:"kills"`
+	Failing   failing       `json:"failing_messages"`
 	processes int
 }
 
-// Kill is one planned kill -9 and the restart that follows it.
-type Kill struct {
+// plannedKill is one planned kill -9 and the restart that follows it.
+type plannedKill struct {
 	// AfterClaims: the kill is armed once the ledger's token counter has
-	// handed out this many tokens (every claim that wins mints one).
+	// handed out this many tokens (every claim that begins a generation
+	// mints one).
 	AfterClaims int `json:"after_claims"`
 	// DelayMs: once armed, the kill comes this many milliseconds later.
 	DelayMs int64 `json:"delay_ms"`
@@ -42,9 +43,9 @@ type Kill struct {
 	start     int // which start of that slot the replacement is (2 for the first restart)
 }
 
-// Failing counts the messages the plan makes fail: once, twice, or every
+// failing counts the messages the plan makes fail: once, twice, or every
 // time (those end DEAD after mailbox.MaxRetries retries).
-type Failing struct {
+type failing struct {
 	Once   int `json:"once"`
 	Twice  int `json:"twice"`
 	Always int `json:"always"`
@@ -69,8 +70,8 @@ const (
 const killWindow = 800
 
 // newPlan makes the plan for seed, with the flags' numbers.
-func newPlan(seed int64, processes, messages, kills int, leaseMs int64) Plan {
-	p := Plan{Seed: seed, LeaseMs: leaseMs, processes: processes, Kills: []Kill{}}
+func newPlan(seed int64, processes, messages, kills int, leaseMs int64) runPlan {
+	p := runPlan{Seed: seed, LeaseMs: leaseMs, processes: processes, Kills: []plannedKill{}}
 	names := make([]string, processes) // each slot's current owner name
 	starts := make([]int, processes)   // how many times each slot has started
 	for slot := range processes {
@@ -94,7 +95,7 @@ func newPlan(seed int64, processes, messages, kills int, leaseMs int64) Plan {
 	for i := range kills {
 		slot := r.IntN(processes)
 		starts[slot]++
-		k := Kill{AfterClaims: at[i], DelayMs: r.Int64N(leaseMs), Worker: names[slot], slot: slot, start: starts[slot]}
+		k := plannedKill{AfterClaims: at[i], DelayMs: r.Int64N(leaseMs), Worker: names[slot], slot: slot, start: starts[slot]}
 		if !same[i] {
 			names[slot] = ownerName(slot, starts[slot])
 		}

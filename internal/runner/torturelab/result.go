@@ -31,7 +31,7 @@ type result struct {
 	Ended       string   `json:"ended"`
 	Records     records  `json:"records"`
 	Audit       Findings `json:"audit"`
-	Plan        Plan     `json:"plan"`
+	Plan        runPlan  `json:"plan"`
 	Seconds     float64  `json:"seconds"`
 }
 
@@ -63,7 +63,7 @@ type records struct {
 
 // summarize builds the run's JSON from the plan, the records, the ledger
 // and the audit.
-func summarize(p Plan, messages int, logs []Log, l Ledger, f Findings) *result {
+func summarize(p runPlan, messages int, logs []Log, l Ledger, f Findings) *result {
 	res := &result{
 		Command: "torture", Seed: p.Seed, Processes: p.processes, Messages: messages,
 		Kills: len(p.Kills), LeaseMs: p.LeaseMs, Audit: f, Plan: p,

@@ -36,9 +36,10 @@ const (
 )
 
 // stallLimit is how long the coordinator waits for one more message to
-// end DONE or DEAD before it gives up and audits what it has: long enough
-// for the longest pause of the plan and a dozen leases on a busy machine,
-// so that only a mechanism that stopped making progress reaches it.
+// end DONE or DEAD before it gives up and audits what it has: ten seconds
+// and 24 leases, far more than the plan's longest pause (four leases) on
+// a busy machine, so that only a mechanism that stopped making progress
+// reaches it.
 func stallLimit(leaseMs int64) time.Duration {
 	return 10*time.Second + time.Duration(24*leaseMs)*time.Millisecond
 }
@@ -46,7 +47,7 @@ func stallLimit(leaseMs int64) time.Duration {
 // run performs the torture run planned by p on a ledger of messages
 // messages, and audits it. A violation is returned as a *cli.Finding,
 // beside the result.
-func run(ctx context.Context, env cli.Env, p Plan, messages int) (*result, error) {
+func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, error) {
 	began := time.Now()
 	c := &coordinator{
 		plan:    p,
@@ -117,7 +118,7 @@ func fill(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) 
 
 // coordinator is the parent's side of one run.
 type coordinator struct {
-	plan            Plan
+	plan            runPlan
 	ledger, records string
 	db              *sqlitedb.DB
 	crew            *worker.Crew
@@ -232,7 +233,7 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 
 // kill kills the process the plan names with kill -9 and starts its
 // replacement under the name the plan gives it.
-func (c *coordinator) kill(k Kill) error {
+func (c *coordinator) kill(k plannedKill) error {
 	c.killed[c.crew.Member(k.slot)] = true
 	c.crew.Kill(k.slot)
 	c.kills++
