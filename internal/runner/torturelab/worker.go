@@ -146,7 +146,7 @@ func (w *tortureWorker) wait(ctx context.Context, d time.Duration) {
 // to the end: read, pause, claim again, then complete or dead-letter.
 // It returns an error only when a record cannot be written.
 func (w *tortureWorker) work(ctx context.Context, c candidate) error {
-	won, tok, err := w.claim(ctx, c.id, c.state == mailbox.Claimed)
+	got, won, err := w.claim(ctx, c.id, c.state == mailbox.Claimed)
 	if err != nil || !won {
 		return err
 	}
@@ -156,7 +156,7 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 		return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
 	}
 	if st.PauseMs > 0 {
-		if err := w.note(Record{Op: "pause", ID: c.id, Token: tok, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
+		if err := w.note(Record{Op: "pause", ID: c.id, Token: got.Token, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
 			return err
 		}
 		// A parent that is done wakes a paused worker: it finishes its
@@ -167,11 +167,23 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 		// Claiming again: inside the lease, a renewal that keeps the
 		// token; past it, the worker's own takeover, with a new token, or
 		// a refusal if somebody else took the message meanwhile.
-		won, tok, err = w.claim(ctx, c.id, true)
+		got, won, err = w.claim(ctx, c.id, true)
 		if err != nil || !won {
 			return err
 		}
+		if !got.Renewed {
+			// A new generation: meanwhile another worker may have held
+			// the message and retried it, so what was read before is
+			// out of date. Read it again, as any new holder does.
+			if msg, err = w.box.Get(ctx, c.id); err != nil {
+				return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
+			}
+		}
 	}
+	// The attempt fails if the plan says this message fails this many
+	// times: the retry count read under the worker's own generation,
+	// which nobody else can change while that generation lasts.
+	tok := got.Token
 	if failures(w.seed, messageIndex(c.id)) > msg.RetryCount {
 		verdict, callErr := w.box.DeadLetter(ctx, c.id, tok)
 		out, err := cli.OutcomeOf(string(verdict), callErr, mailbox.ReasonOf)
@@ -181,11 +193,11 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 	return w.answer(Record{Op: "complete", ID: c.id, Token: tok}, out, err)
 }
 
-// claim claims message id and records the answer. It reports whether the
-// claim was won and with which token. overExpired says the message was
-// seen CLAIMED with its lease passed (or is the worker's own claim, being
-// claimed again): a new generation won on it is a takeover.
-func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) (won bool, tok int64, err error) {
+// claim claims message id and records the answer. It returns the claim
+// and whether it was won. overExpired says the message was seen CLAIMED
+// with its lease passed (or is the worker's own claim, being claimed
+// again): a new generation won on it is a takeover.
+func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) (c mailbox.Claim, won bool, err error) {
 	c, callErr := w.box.Claim(ctx, id, w.owner)
 	rec := Record{Op: "claim", ID: id}
 	out, err := cli.OutcomeOf(Claimed, callErr, mailbox.ReasonOf)
@@ -203,7 +215,7 @@ func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) 
 		}
 	}
 	won = err == nil && out.Result != cli.Refused
-	return won, c.Token, w.answer(rec, out, err)
+	return c, won, w.answer(rec, out, err)
 }
 
 // answer records the outcome of one call: its result and reason, or err
