@@ -1,10 +1,14 @@
 # fencelab: the targets a learner and CI use. Every target is a plain go
-# command; read the recipe to see what it runs.
+# command; read the recipe to see what it runs. `make help` lists them.
 
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09
 
-.PHONY: test run vet check bench bench-peers fmt $(CHAPTERS)
+.PHONY: help test run vet check mutate race exercises bench bench-peers $(CHAPTERS)
+
+## help: list the targets, one line each.
+help:
+	@awk '/^## [^ :]+( \.\. [^ :]+)?: /{ i = index($$0, ": "); printf "  %-14s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -24,15 +28,32 @@ vet:
 check:
 	$(GO) run ./tools/drill check
 
+## mutate: every mutant of the mechanism killed by a chapter test, or excused in writing.
+# Mutants are generated from the mechanism's Go and SQL (drill mutate -h says
+# how); excuses live in chapters/excused-mutants/<package>.txt. ARGS passes
+# packages and flags: make mutate ARGS="mailbox --survivors".
+mutate:
+	$(GO) run ./tools/drill mutate $(ARGS)
+
+## race: the mechanism, the runner and the tooling under the race detector.
+race:
+	$(GO) test -race ./internal/...
+
+## exercises: the proof of every exercise, on a copy of the tree.
+# Each exercise starts red for its stated reason, its reference repair is
+# done, and a weak learner test scores below 100%.
+exercises:
+	$(GO) test -count=1 -timeout 60m -run '^TestEveryExerciseStartsRedAndItsReferenceIsDone$$' ./internal/course/exercise/ -proof
+
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/ch01_naive_claim/
 
-## bench-peers: the fenced cycle against the naive one, goqite (which does not fence) and a
-## floor of prepared one-statement transactions, in one process: µs per cycle and ratios.
-## It is a module of its own (tools/benchpeers), so the peer never enters the course's
-## build. ARGS passes flags: make bench-peers ARGS=--json (the recipe is not echoed, so
-## stdout is the JSON alone).
+## bench-peers: the fenced cycle against naive, goqite and a prepared floor, in one process.
+# It prints µs per cycle and the ratios; goqite does not fence, and the floor is
+# prepared one-statement transactions. It is a module of its own (tools/benchpeers),
+# so the peer never enters the course's build. ARGS passes flags: make bench-peers
+# ARGS=--json (the recipe is not echoed, so stdout is the JSON alone).
 bench-peers:
 	@cd tools/benchpeers && $(GO) run . $(ARGS)
 

@@ -3,6 +3,7 @@ module github.com/fencelab/fencelab
 go 1.26.0
 
 require (
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/mod v0.42.0
 	golang.org/x/tools v0.52.0

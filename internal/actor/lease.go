@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/token"
 )
@@ -32,7 +33,7 @@ type Lease struct {
 // ActorLeaseHeld and burns no token.
 func (p *Process) AcquireLease(ctx context.Context, actor string) (Lease, error) {
 	now := p.clock.Now()
-	l := Lease{Actor: actor, Holder: p.id, ExpiresAt: now + p.lease}
+	l := Lease{Actor: actor, Holder: p.id, ExpiresAt: clock.Expiry(now, p.lease)}
 	err := p.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO actor_leases(actor) VALUES (?)
 			ON CONFLICT(actor) DO NOTHING`, actor); err != nil {

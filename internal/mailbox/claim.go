@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/token"
 )
@@ -50,7 +51,7 @@ func (m *Mailbox) Claim(ctx context.Context, id, owner string) (Claim, error) {
 		}
 		var expiresAt any // NULL: the claim never expires
 		if m.lease > 0 {
-			expiresAt = now + m.lease
+			expiresAt = clock.Expiry(now, m.lease)
 		}
 		res, err := tx.Exec(ctx, `UPDATE messages
 			SET state = 'CLAIMED', claim_owner = ?, fencing_token = ?, claim_expires_at = ?
@@ -68,7 +69,7 @@ func (m *Mailbox) Claim(ctx context.Context, id, owner string) (Claim, error) {
 		}
 		won = Claim{Token: tok}
 		if m.lease > 0 {
-			won.ExpiresAt, won.Expires = now+m.lease, true
+			won.ExpiresAt, won.Expires = clock.Expiry(now, m.lease), true
 		}
 		return nil
 	})

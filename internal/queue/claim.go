@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/token"
 )
@@ -33,7 +34,7 @@ type Lease struct {
 // Finished) and burns no fence: the mint rolls back with the refusal.
 func (q *Queue) Claim(ctx context.Context, id, worker string) (Lease, error) {
 	now := q.clock.Now()
-	won := Lease{Job: id, Worker: worker, ExpiresAt: now + q.lease}
+	won := Lease{Job: id, Worker: worker, ExpiresAt: clock.Expiry(now, q.lease)}
 	err := q.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		cur, err := scanJob(tx.QueryRow(ctx, selectJob, id), id)
 		if err != nil {

@@ -6,14 +6,13 @@ package runner
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/fencelab/fencelab/internal/runner/actorlab"
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/fencinglab"
 	"github.com/fencelab/fencelab/internal/runner/mailboxlab"
 	"github.com/fencelab/fencelab/internal/runner/sessionlab"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Commands is every runner command, in chapter order; the usage text lists
@@ -29,13 +28,15 @@ var Commands = []cli.Command{
 }
 
 // Main runs the runner with the process's own arguments and streams and
-// returns its exit status. An interrupt or SIGTERM cancels the experiment,
-// which stops its workers and removes its temporary directory.
+// returns its exit status. An interrupt, SIGTERM or SIGHUP cancels the
+// experiment, which stops its workers; the frame removes its temporary
+// directory. A process started as a worker plays its role instead, if
+// its parent really started it.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := cli.WithInterrupts(context.Background())
 	defer stop()
-	if cli.RoleFromEnv() != "" {
-		return cli.RunRole(ctx, Commands, os.Args[1:])
+	if worker.Entered() {
+		return worker.Main(ctx, cli.Roles(Commands), os.Stderr)
 	}
 	return cli.Main(ctx, Commands, os.Args[1:], os.Stdout, os.Stderr)
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -43,7 +44,7 @@ func (s *Store) Claim(ctx context.Context, id, host string) (Claim, error) {
 		return Claim{}, fmt.Errorf("claim %s: %w", id, ErrNoHost)
 	}
 	now := s.clock.Now()
-	c := Claim{Session: id, Host: host, ExpiresAt: now + s.leases.Session}
+	c := Claim{Session: id, Host: host, ExpiresAt: clock.Expiry(now, s.leases.Session)}
 	err := s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		cur, ok, err := readSession(ctx, tx, id)
 		if err != nil {

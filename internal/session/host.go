@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -21,7 +22,7 @@ func (s *Store) RenewHost(ctx context.Context, host string) (expiresAt int64, er
 	if host == "" {
 		return 0, fmt.Errorf("renew host: %w", ErrNoHost)
 	}
-	expiresAt = s.clock.Now() + s.leases.Host
+	expiresAt = clock.Expiry(s.clock.Now(), s.leases.Host)
 	err = s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
 		_, err := tx.Exec(ctx, `INSERT INTO hosts(host, lease_expires_at) VALUES (?, ?)
 			ON CONFLICT(host) DO UPDATE SET lease_expires_at = excluded.lease_expires_at`,

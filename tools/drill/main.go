@@ -1,7 +1,8 @@
 // Command drill runs the course's break-and-fix exercises and grades them.
 //
 // Each chapter's weakenings/ folder holds deliberate mistakes in internal/
-// and the tests that must catch them. From the repository root:
+// and the tests that must catch them; its exercises/ folder holds the
+// exercises a learner works through. From the repository root:
 //
 //	go run ./tools/drill list               chapters, weakenings, guarding tests
 //	go run ./tools/drill show NAME          the edit, the command, the failure to expect
@@ -9,6 +10,10 @@
 //	go run ./tools/drill apply NAME         make the edit in the working tree
 //	go run ./tools/drill restore            undo it exactly
 //	go run ./tools/drill check [--json]     the graded check over every chapter
+//	go run ./tools/drill exercises          the exercises: fix, test, build
+//	go run ./tools/drill start NAME         begin one; its chapter goes red
+//	go run ./tools/drill hint | verify      a hint, a grading
+//	go run ./tools/drill reset NAME         the shipped code back, your work aside
 //
 // Run it with no arguments for the usage text.
 package main

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/exercise"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -37,16 +38,16 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	} else if ok {
 		return fmt.Errorf("%s is already applied to %s; run 'go run ./tools/drill restore' first (one weakening at a time)", a.Name, a.File)
 	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("exercise %s is started; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) before applying a weakening", name, name)
+	}
 	if err := t.refuseUncommitted(ctx, root, w); err != nil {
 		return err
 	}
 
-	path := filepath.Join(root, filepath.FromSlash(w.File))
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("apply %s: %w", w.Name, err)
-	}
-	src, err := os.ReadFile(path)
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(w.File)))
 	if err != nil {
 		return fmt.Errorf("apply %s: %w", w.Name, err)
 	}
@@ -60,11 +61,11 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	}
 	// Record first: if writing the file fails half-way, restore still
 	// knows the original bytes.
-	rec := applied{Name: w.Name, Chapter: w.Chapter, File: w.File, Original: src, Before: digest(src), After: digest(weak)}
+	rec := applied{Name: w.Name, Chapter: w.Chapter, Edit: exercise.NewEdit(w.File, src, true, weak)}
 	if err := writeApplied(root, rec); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, weak, info.Mode().Perm()); err != nil {
+	if err := rec.Write(root, weak); err != nil {
 		return fmt.Errorf("apply %s: %w (the original is kept in %s; 'go run ./tools/drill restore' puts it back)", w.Name, err, statePath(root))
 	}
 	fmt.Fprintf(t.Stdout, "applied %s to %s\n\n", w.Name, w.File)
@@ -102,21 +103,35 @@ func (e *GitError) Unwrap() error { return ErrNoGit }
 // refuseUncommitted returns an error wrapping ErrUncommitted if file
 // (relative to root) has uncommitted changes, as `git status --porcelain
 // -- FILE` reports them, and a *GitError if git cannot answer.
-// The git status runs with GIT_OPTIONAL_LOCKS=0, so checking never writes
-// the learner's index.
 func (t *Tool) refuseUncommitted(ctx context.Context, root string, w *weakening.Weakening) error {
-	status := exec.CommandContext(ctx, "git", "status", "--porcelain", "--", filepath.FromSlash(w.File))
-	status.Dir = root
-	status.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
-	out, err := status.Output()
+	s, err := gitStatus(ctx, root, []string{w.File})
 	if err != nil {
 		return &GitError{Weakening: w.Name, Problem: gitProblem(err)}
 	}
-	if s := strings.TrimSpace(string(out)); s != "" {
+	if s != "" {
 		return fmt.Errorf("%w: %s (git status: %s); commit or undo your changes first, so restore cannot lose them",
 			ErrUncommitted, w.File, s)
 	}
 	return nil
+}
+
+// gitStatus returns what `git status --porcelain -- FILES` prints for
+// files (relative to root), trimmed: "" when none has uncommitted
+// changes. The git status runs with GIT_OPTIONAL_LOCKS=0, so checking
+// never writes the learner's index.
+func gitStatus(ctx context.Context, root string, files []string) (string, error) {
+	args := []string{"status", "--porcelain", "--"}
+	for _, f := range files {
+		args = append(args, filepath.FromSlash(f))
+	}
+	status := exec.CommandContext(ctx, "git", args...)
+	status.Dir = root
+	status.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	out, err := status.Output()
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // gitProblem says in a few words why a git command failed: not installed,

@@ -88,7 +88,16 @@ func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progr
 
 	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
 	queue := tally.queue(chapters, baselines)
-	runErr := t.gradeAll(ctx, root, queue, tally.add)
+	shared, err := t.buildShared(ctx, root, queue, func(note string) {
+		if t.Stderr != nil {
+			fmt.Fprintf(t.Stderr, "drill check: %s\n", note)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer shared.Close()
+	runErr := t.gradeAll(ctx, root, queue, shared, tally.add)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -153,9 +162,10 @@ func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline) []jo
 }
 
 // gradeAll grades the queued weakenings, at most t.jobs() at a time, and
-// hands each verdict to add. A weakening whose go command could not run is
+// hands each verdict to add. A weakening in the shared build runs its
+// chapter's binary with its switch on; any other is built on its own. A weakening whose go command could not run is
 // an invalid verdict; the errors are joined into the result.
-func (t *Tool) gradeAll(ctx context.Context, root string, queue []job, add func(Result)) error {
+func (t *Tool) gradeAll(ctx context.Context, root string, queue []job, shared *sharedBuild, add func(Result)) error {
 	var (
 		mu     sync.Mutex
 		runErr error
@@ -167,7 +177,13 @@ func (t *Tool) gradeAll(ctx context.Context, root string, queue []job, add func(
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				r, err := t.grade(ctx, root, j.w, j.listed)
+				var r Result
+				var err error
+				if num, bin, ok := shared.switched(j.w); ok {
+					r, err = t.gradeSwitched(ctx, root, j.w, num, bin, j.listed)
+				} else {
+					r, err = t.grade(ctx, root, j.w, j.listed)
+				}
 				if err != nil {
 					mu.Lock()
 					runErr = errors.Join(runErr, err)

@@ -54,6 +54,11 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	} else if ok {
 		return fmt.Errorf("%s is applied to %s in the working tree (drill apply); run 'go run ./tools/drill restore' first, so the baseline is the real code", a.Name, a.File)
 	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("exercise %s is started, so its chapter is red on purpose; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) first", name, name)
+	}
 
 	var p Progress
 	if !*asJSON {

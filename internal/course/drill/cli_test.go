@@ -21,7 +21,7 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		args   []string
 		stderr string // a regexp the single stderr line must match
 	}{
-		{"unknown-command", []string{"frobnicate"}, `^drill: unknown command "frobnicate": want one of list, show, try, apply, restore, check, mutate$`},
+		{"unknown-command", []string{"frobnicate"}, `^drill: unknown command "frobnicate": want one of list, show, try, apply, restore, check, mutate, exercises, start, hint, verify, watch, reset, progress$`},
 		{"show-without-name", []string{"show"}, `^drill show: want exactly one weakening name, as in 'go run ./tools/drill show NAME'`},
 		{"try-two-names", []string{"try", "a", "b"}, `^drill try: want exactly one weakening name`},
 		{"unknown-weakening", []string{"try", "no-such-weakening"}, `^drill try: unknown weakening "no-such-weakening": run 'go run ./tools/drill list' for the names$`},

@@ -1,10 +1,13 @@
 // Package drill is the break-and-fix tool behind `go run ./tools/drill`: it
 // lists, shows, tries, applies and restores the weakenings in the course's
-// catalog (see package weakening), and grades a tree by checking that every
-// weakening is caught by the chapter tests that claim to guard against it.
+// catalog (see package weakening), grades a tree by checking that every
+// weakening is caught by the chapter tests that claim to guard against it,
+// and runs the learner track's exercises (see package exercise): start,
+// hint, verify, watch, reset and progress.
 //
-// Nothing here edits the working tree except apply and restore: try and
-// check build the weakened code through the go command's -overlay flag.
+// Nothing here edits the working tree except apply and restore, and start
+// and reset: try and check build the weakened code through the go
+// command's -overlay flag.
 package drill
 
 import (
@@ -64,6 +67,13 @@ var commands = []struct {
 	{"restore", "", "undo what apply did, byte for byte", (*Tool).restore},
 	{"check", "[CHAPTER...] [--json]", "the graded check: every weakening caught, every test able to fail", (*Tool).check},
 	{"mutate", "[PACKAGE...] [--json] [--survivors]", "mutation testing: the chapters against mistakes nobody chose", (*Tool).mutate},
+	{"exercises", "[CHAPTER] [--json]", "every exercise with its kind (fix, test, build) and your status", (*Tool).exercisesCmd},
+	{"start", "NAME", "begin an exercise: its chapter goes red until you are done", (*Tool).start},
+	{"hint", "[NAME]", "the next hint: the property, then the file and function, then the lines", (*Tool).hint},
+	{"verify", "[NAME] [-v]", "grade the current exercise", (*Tool).verify},
+	{"watch", "[NAME] [-v]", "grade the current exercise again on every save", (*Tool).watch},
+	{"reset", "NAME", "put the shipped code back, keeping your work aside", (*Tool).reset},
+	{"progress", "[--json]", "exercises done, hints used and test scores, per chapter", (*Tool).progress},
 }
 
 // Run runs the subcommand args[0] and returns the exit status.

@@ -45,8 +45,11 @@ type testRun struct {
 	BuildOutput string // the compiler's messages, or the go command's error
 	Output      string // package-level output (not attributed to a test)
 	TimedOut    bool
-	Seconds     float64 // wall time of the whole go command
-	Elapsed     float64 // how long the package's test binary ran, as go test reports it
+	// FailOrder holds the tests (top-level and subtests) in the order
+	// their failures were reported: the first is what a learner reads first.
+	FailOrder []string
+	Seconds   float64 // wall time of the whole go command
+	Elapsed   float64 // how long the package's test binary ran, as go test reports it
 }
 
 // timedOut is what a test binary prints when -timeout fires.
@@ -74,25 +77,38 @@ func (t *Tool) goTest(ctx context.Context, root string, pkgs []string, overlay s
 	}
 	args = append(args, extra...)
 	args = append(args, pkgs...)
-	what := strings.Join(pkgs, " ")
+	return t.runEvents(ctx, root, args, nil, "go test "+strings.Join(pkgs, " "), onEvent)
+}
 
+// command returns the go command with args, to run in dir with t.Env added
+// to its environment.
+func (t *Tool) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, t.goCmd(), args...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Environ(), t.Env...)
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
+}
+
+// runEvents runs the go command with args in dir, its environment
+// extended by env, reads the test2json events it prints, and folds them
+// into per-package results (see goTest). what names the run in errors.
+func (t *Tool) runEvents(ctx context.Context, dir string, args, env []string, what string, onEvent func(testEvent)) (map[string]*testRun, error) {
 	// The test binary enforces -timeout itself; this deadline is a backstop
 	// for a go command that hangs while building.
 	ctx, cancel := context.WithTimeout(ctx, t.timeout()+10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, t.goCmd(), args...)
-	cmd.Dir = root
-	cmd.Env = append(cmd.Environ(), t.Env...)
-	cmd.WaitDelay = 5 * time.Second
+	cmd := t.command(ctx, dir, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, fmt.Errorf("go test %s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("go test %s: %w", what, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 
 	p := &parser{runs: map[string]*testRun{}, build: map[string]*strings.Builder{}, out: map[string]*strings.Builder{}}
@@ -113,7 +129,7 @@ func (t *Tool) goTest(ctx context.Context, root string, pkgs []string, overlay s
 
 	var exit *exec.ExitError
 	if waitErr != nil && !errors.As(waitErr, &exit) && ctx.Err() == nil {
-		return nil, fmt.Errorf("go test %s: %w", what, waitErr)
+		return nil, fmt.Errorf("%s: %w", what, waitErr)
 	}
 	runs := p.finish(strings.TrimSpace(stderr.String()))
 	for _, run := range runs {
@@ -195,6 +211,9 @@ func (p *parser) record(ev testEvent) {
 			tr.Output.WriteString(ev.Output)
 		case "pass", "fail", "skip":
 			tr.Action = ev.Action
+		}
+		if ev.Action == "fail" {
+			r.FailOrder = append(r.FailOrder, ev.Test)
 		}
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+
+	"github.com/fencelab/fencelab/internal/course/exercise"
 )
 
 // ErrChangedSinceApply is returned by restore when the file is neither as
@@ -42,24 +41,19 @@ func (t *Tool) restore(_ context.Context, args []string) error {
 		fmt.Fprintln(t.Stdout, "nothing to restore: drill apply has not changed any file")
 		return nil
 	}
-	path := filepath.Join(root, filepath.FromSlash(a.File))
-	cur, err := os.ReadFile(path)
+	state, _, err := a.State(root)
 	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("restore %s: %w", a.File, err)
-	case err == nil && digest(cur) == a.Before:
+	case err != nil:
+		return fmt.Errorf("restore %w", err)
+	case state == exercise.Undone:
 		fmt.Fprintf(t.Stdout, "%s already holds its original content; forgot %s\n", a.File, a.Name)
 		return forgetApplied(root)
-	case err != nil || digest(cur) != a.After:
+	case state == exercise.Changed:
 		return fmt.Errorf("%w: %s is not as 'drill apply %s' left it, so restoring would lose your edits; "+
 			"undo them and rerun restore, or keep the file and delete %s to make drill forget the apply",
 			ErrChangedSinceApply, a.File, a.Name, statePath(root))
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", a.File, err)
-	}
-	if err := os.WriteFile(path, a.Original, info.Mode().Perm()); err != nil {
+	if err := a.Undo(root); err != nil {
 		return fmt.Errorf("restore %s: %w", a.File, err)
 	}
 	if err := forgetApplied(root); err != nil {

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/exercise"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -25,6 +27,14 @@ func (t *Tool) show(_ context.Context, args []string) error {
 	root, w, err := t.named("show", args)
 	if err != nil {
 		return err
+	}
+	if hiddenBy, err := t.hiddenBy(root, w.Name); err != nil {
+		return err
+	} else if hiddenBy != "" {
+		fmt.Fprintf(t.Stdout, "%s (chapter %s)\n\nHidden while exercise %s is started: it is what the exercise asks you to find.\n"+
+			"'go run ./tools/drill hint' reveals it one level at a time; 'go run ./tools/drill reset %s' ends the exercise.\n",
+			w.Name, w.Chapter, hiddenBy, hiddenBy)
+		return nil
 	}
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(w.File)))
 	if err != nil {
@@ -86,4 +96,26 @@ func expectation(w *weakening.Weakening) string {
 		s += fmt.Sprintf(", and the failure output matches /%s/", w.Expect)
 	}
 	return s
+}
+
+// hiddenBy returns the started exercise whose hidden fault, or one of
+// whose chaffs, is the weakening called name: showing its edit would give
+// the exercise away. It returns "" if there is none.
+func (t *Tool) hiddenBy(root, name string) (string, error) {
+	cur, ok, err := exercise.Active(root)
+	if err != nil || !ok {
+		return "", err
+	}
+	set, err := t.exerciseSet()
+	if err != nil {
+		return "", err
+	}
+	e, ok := set.Lookup(cur)
+	if !ok {
+		return "", nil
+	}
+	if e.Fault == name || slices.ContainsFunc(e.Chaffs, func(c exercise.Chaff) bool { return c.ID == name }) {
+		return e.Name, nil
+	}
+	return "", nil
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/weakening"
@@ -20,9 +21,11 @@ import (
 // exercise worked), 1 otherwise.
 func (t *Tool) try(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("try", flag.ContinueOnError)
-	args, err := parseArgs(fs, args, "NAME",
+	verbose := fs.Bool("v", false, "show every test as it finishes, with the whole output of each failing one")
+	args, err := parseArgs(fs, args, "NAME [-v]",
 		"Runs the chapter's tests with the weakening applied through go test -overlay (your files\n"+
-			"are never touched), shows the failures, and ends with the verdict: caught, survived or invalid.", t.Stderr)
+			"are never touched), shows what the failing tests say, and ends with the verdict: caught,\n"+
+			"survived or invalid. -v shows the full log.", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -34,6 +37,11 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 		return err
 	} else if ok {
 		fmt.Fprintf(t.Stderr, "drill try: note: %s is applied to %s in the working tree (drill apply); the run sees both edits\n", a.Name, a.File)
+	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		fmt.Fprintf(t.Stderr, "drill try: note: exercise %s is started; the run sees its changes too\n", name)
 	}
 
 	dir, err := os.MkdirTemp("", "drill-"+w.Name+"-")
@@ -56,8 +64,11 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 		}
 		return err
 	}
-	pr := newLivePrinter(out, ov.Copy, w.File)
-	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, nil, pr.event)
+	var onEvent func(testEvent)
+	if *verbose {
+		onEvent = newLivePrinter(out, ov.Copy, w.File).event
+	}
+	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, nil, onEvent)
 	if err != nil {
 		return fmt.Errorf("try %s: %w", w.Name, err)
 	}
@@ -66,11 +77,53 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 		return fmt.Errorf("try %s: %w", w.Name, errors.New("the go command reported nothing for the chapter"))
 	}
 	r := evaluate(w, run, nil, ov.Copy)
+	if !*verbose {
+		if m := tryMessages(w, run); m != "" {
+			fmt.Fprintf(out, "%s\n", m)
+		}
+		fmt.Fprintf(out, "(the full log: go run ./tools/drill try -v %s)\n", w.Name)
+	}
 	fmt.Fprintf(out, "\n%s\n", verdictLine(w, r))
 	if r.Verdict != Caught {
 		return errReported
 	}
 	return nil
+}
+
+// tryLines bounds the failure messages try shows without -v.
+const tryLines = 22
+
+// tryMessages returns what the failing tests said: each named test's
+// message first, then the other failures', within tryLines lines.
+func tryMessages(w *weakening.Weakening, run *testRun) string {
+	var order []string
+	for _, name := range w.Tests {
+		top, _, _ := strings.Cut(name, "/")
+		order = append(order, top)
+	}
+	for _, n := range run.FailOrder {
+		if top, _, _ := strings.Cut(n, "/"); !slices.Contains(order, top) {
+			order = append(order, top)
+		}
+	}
+	var lines []string
+	left := 0
+	for _, top := range order {
+		m := run.messageOf(top)
+		if m == "" || slices.Contains(lines, "--- FAIL: "+top) {
+			continue
+		}
+		ml := strings.Split(m, "\n")
+		if len(lines)+len(ml) > tryLines {
+			left++
+			continue
+		}
+		lines = append(lines, ml...)
+	}
+	if left > 0 {
+		lines = append(lines, fmt.Sprintf("... and %d more failing tests", left))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // verdictLine is the one line that ends a try.

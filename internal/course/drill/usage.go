@@ -28,13 +28,15 @@ var errHelp = errors.New("drill: help printed")
 // usage prints the list of commands.
 func (t *Tool) usage(w io.Writer) {
 	fmt.Fprintf(w, "usage: go run ./tools/drill <command> [arguments]\n\n")
-	fmt.Fprintf(w, "Break-and-fix exercises. Each weakening is a deliberate mistake in internal/\n")
-	fmt.Fprintf(w, "and names the chapter tests that must catch it.\n\ncommands:\n")
+	fmt.Fprintf(w, "Break-and-fix drills and exercises. Each weakening is a deliberate mistake in\n")
+	fmt.Fprintf(w, "internal/ and names the chapter tests that must catch it. Each exercise starts\n")
+	fmt.Fprintf(w, "its chapter red: a hidden fault to fix, a test to write, or a function to build.\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %-22s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  %-9s %-22s %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintf(w, "\nCHAPTER is a chapter folder (ch02_cas_claim) or its short form (ch02).\n")
-	fmt.Fprintf(w, "NAME is a weakening's name, as drill list prints it.\n")
+	fmt.Fprintf(w, "NAME is a weakening's name, as drill list prints it, or for start, hint, verify,\n")
+	fmt.Fprintf(w, "watch and reset an exercise's name, as drill exercises prints it.\n")
 	fmt.Fprintf(w, "Run 'go run ./tools/drill <command> -h' for a command's flags.\n")
 }
 

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/fencelab/fencelab/internal/course/schemata"
 )
 
 // Generate returns every mutant of the package folders dirs (relative to
@@ -52,9 +54,9 @@ func (m *Mutant) WriteOverlay(root, dir string) (string, error) {
 		return "", fmt.Errorf("mutate: %s: %s changed since the mutant was generated", m.ID, m.File)
 	}
 	copyPath := filepath.Join(dir, filepath.Base(abs))
-	if err := writeFile(copyPath, apply(src, m)); err != nil {
+	if err := schemata.WriteFile(copyPath, apply(src, m)); err != nil {
 		return "", err
 	}
 	overlay := filepath.Join(dir, "overlay.json")
-	return overlay, writeOverlay(overlay, map[string]string{abs: copyPath})
+	return overlay, schemata.WriteOverlay(overlay, map[string]string{abs: copyPath})
 }

@@ -7,7 +7,6 @@ package mutate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,10 +17,9 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/packages"
-)
 
-// switchName is the file a schemata build adds to each mutated package.
-const switchName = "zz_fencelab_mutant_switch.go"
+	"github.com/fencelab/fencelab/internal/course/schemata"
+)
 
 // build is the shared schemata build and what judging needs of it.
 type build struct {
@@ -79,7 +77,7 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 			}
 			srcs[abs] = s
 		}
-		sw := switchSource(pkg.Name)
+		sw := schemata.SwitchSource(pkg.Name)
 		if err := typecheck(pkg, u, srcs, sw); err != nil {
 			// Every mutant type-checked on its own, so this is the
 			// generator's fault, never the tree's.
@@ -87,16 +85,16 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 		}
 		for abs, s := range srcs {
 			copyPath := filepath.Join(dir, "schema", strings.ReplaceAll(strings.TrimPrefix(abs, cfg.Root), string(filepath.Separator), "_"))
-			if err := writeFile(copyPath, s); err != nil {
+			if err := schemata.WriteFile(copyPath, s); err != nil {
 				return fail(err)
 			}
 			replace[abs] = copyPath
 		}
 		swPath := filepath.Join(dir, "schema", strings.ReplaceAll(pkgDir, "/", "_")+"_switch.go")
-		if err := writeFile(swPath, sw); err != nil {
+		if err := schemata.WriteFile(swPath, sw); err != nil {
 			return fail(err)
 		}
-		replace[filepath.Join(cfg.Root, filepath.FromSlash(pkgDir), switchName)] = swPath
+		replace[filepath.Join(cfg.Root, filepath.FromSlash(pkgDir), schemata.SwitchFileName)] = swPath
 	}
 
 	// Build every chapter that a switchable mutant's package reaches.
@@ -112,7 +110,7 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 		return b, nil
 	}
 	overlay := filepath.Join(dir, "schema.json")
-	if err := writeOverlay(overlay, replace); err != nil {
+	if err := schemata.WriteOverlay(overlay, replace); err != nil {
 		return fail(err)
 	}
 	names := sortedKeys(need)
@@ -217,10 +215,10 @@ func (b *build) judgeAlone(ctx context.Context, cfg Config, m *Mutant, chapters 
 	}
 	copyPath := filepath.Join(dir, filepath.Base(abs))
 	overlay := filepath.Join(dir, "overlay.json")
-	if err := writeFile(copyPath, apply(src, m)); err != nil {
+	if err := schemata.WriteFile(copyPath, apply(src, m)); err != nil {
 		return judgement{Verdict: Invalid, Reason: err.Error()}
 	}
-	if err := writeOverlay(overlay, map[string]string{abs: copyPath}); err != nil {
+	if err := schemata.WriteOverlay(overlay, map[string]string{abs: copyPath}); err != nil {
 		return judgement{Verdict: Invalid, Reason: err.Error()}
 	}
 	for _, ch := range chapters {
@@ -237,26 +235,6 @@ func (b *build) judgeAlone(ctx context.Context, cfg Config, m *Mutant, chapters 
 		}
 	}
 	return judgement{Verdict: Survived}
-}
-
-// writeFile writes s to name, creating its folder.
-func writeFile(name, s string) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("mutate: %w", err)
-	}
-	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
-		return fmt.Errorf("mutate: %w", err)
-	}
-	return nil
-}
-
-// writeOverlay writes the go command's -overlay file for replace.
-func writeOverlay(name string, replace map[string]string) error {
-	js, err := json.Marshal(struct{ Replace map[string]string }{replace})
-	if err != nil {
-		return fmt.Errorf("mutate: %w", err)
-	}
-	return writeFile(name, string(js))
 }
 
 // firstLines is the first n lines of s.

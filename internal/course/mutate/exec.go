@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fencelab/fencelab/internal/course/schemata"
 )
 
 // outcome is what one run of a test binary showed.
@@ -45,7 +47,7 @@ func runTests(ctx context.Context, cfg Config, ch *chapter, bin string, num int,
 	cmd := exec.CommandContext(ctx, cfg.Go, "tool", "test2json", "-t", "-p", ch.ImportPath, bin,
 		"-test.v=test2json", "-test.count=1", "-test.failfast", "-test.timeout="+timeout.String(), selection)
 	cmd.Dir = ch.Dir
-	cmd.Env = append(append(os.Environ(), cfg.Env...), SwitchEnv+"="+strconv.Itoa(num))
+	cmd.Env = append(append(os.Environ(), cfg.Env...), schemata.SwitchEnv+"="+strconv.Itoa(num))
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.Output()
 	o := readEvents(out)

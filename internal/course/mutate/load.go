@@ -10,11 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelab/fencelab/internal/course/schemata"
 )
 
 // notMechanism are the folders under internal/ that group the layers above
@@ -63,26 +64,29 @@ func load(ctx context.Context, root string, dirs []string) (pkgs []*packages.Pac
 	for i, d := range dirs {
 		patterns[i] = "./" + d
 	}
-	// The packages the schemata's switch file imports, loaded in the same
-	// call so that every package shares one type universe.
-	patterns = append(patterns, switchImports...)
+	// The packages asked for are parsed and type-checked from source; their
+	// dependencies come from the go command's export data, which is much
+	// cheaper than type-checking SQLite from source.
 	cfg := &packages.Config{
 		Context: ctx,
 		Dir:     root,
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps,
+			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 	}
-	loaded, err := packages.Load(cfg, patterns...)
+	pkgs, err = packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", errLoad, err)
 	}
-	// Keep the packages asked for; the switch file's imports are only
-	// part of the universe.
+	// The switch file's imports, loaded whole: a package met only through
+	// another's export data may hold just the part that package uses.
+	std, err := packages.Load(&packages.Config{Context: ctx, Dir: root, Mode: packages.NeedName | packages.NeedTypes}, schemata.Imports...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", errLoad, err)
+	}
 	u = universe{}
-	for _, p := range loaded {
-		u.add(p)
-		if !slices.Contains(switchImports, p.PkgPath) {
-			pkgs = append(pkgs, p)
+	for _, p := range append(pkgs, std...) {
+		if p.Types != nil {
+			u.add(p.Types)
 		}
 	}
 	var errs []error

@@ -14,8 +14,6 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
-
-	"github.com/fencelab/fencelab/internal/course/scripttest"
 )
 
 // fixture is the fixture module, relative to this package.
@@ -251,13 +249,6 @@ func TestParseExcusesRejectsWhatAReviewerCannotCheck(t *testing.T) {
 	ex, err := ParseExcuses([]byte("# a comment\n\nledger:Plural:relop:1234abcd equivalent: Plural is for people\n"), "ledger")
 	assert.NilError(t, err)
 	assert.DeepEqual(t, ex["ledger:Plural:relop:1234abcd"], Excuse{ID: "ledger:Plural:relop:1234abcd", Kind: Equivalent, Reason: "Plural is for people", Line: 3})
-}
-
-// TestScriptsPassTheSwitchOn: scripts run the runner with an environment
-// of their own; scripttest must pass on the very variable the schemata
-// switch reads, or a script would test the unmutated code.
-func TestScriptsPassTheSwitchOn(t *testing.T) {
-	assert.Equal(t, scripttest.MutantEnv, SwitchEnv)
 }
 
 // TestMechanismPackagesLeaveOutTheUpperLayers: the runner and the course

@@ -12,54 +12,6 @@ import (
 	"strings"
 )
 
-// SwitchEnv is the environment variable that switches a mutant on in a
-// schemata build: its value is the mutant's number. Test scripts must pass
-// it on to the processes they start (package scripttest does).
-const SwitchEnv = "FENCELAB_MUTANT"
-
-// switchFile is the file a schemata build adds to every mutated package.
-// Its names start with _fencelab so they cannot collide with the package's.
-const switchFile = `package %s
-
-// Added by drill mutate to a schemata build; never part of the tree.
-
-import (
-	"os"
-	"strconv"
-)
-
-var _fencelabActive = func() int {
-	n, _ := strconv.Atoi(os.Getenv(%q))
-	return n
-}()
-
-func _fencelabOn(id int) bool { return id == _fencelabActive }
-
-func _fencelabOff(ids ...int) bool {
-	for _, id := range ids {
-		if id == _fencelabActive {
-			return false
-		}
-	}
-	return true
-}
-
-func _fencelabPick[T any](orig T, ids []int, alts []T) T {
-	for i, id := range ids {
-		if id == _fencelabActive {
-			return alts[i]
-		}
-	}
-	return orig
-}
-`
-
-// switchImports are the packages switchFile imports.
-var switchImports = []string{"os", "strconv"}
-
-// switchSource returns the switch file for package name.
-func switchSource(name string) string { return fmt.Sprintf(switchFile, name, SwitchEnv) }
-
 // site is every mutant that replaces one source range.
 type site struct {
 	start, end int

@@ -20,13 +20,15 @@ import (
 // universe resolves imports to the packages the loader type-checked.
 type universe map[string]*types.Package
 
-// add records pkg and everything it imports.
-func (u universe) add(pkg *packages.Package) {
-	if _, done := u[pkg.PkgPath]; done || pkg.Types == nil {
+// add records pkg and everything it imports. A complete package replaces
+// a partial one of the same path (export data holds, of a package met
+// through another's, only what that other uses).
+func (u universe) add(pkg *types.Package) {
+	if old, ok := u[pkg.Path()]; ok && (old.Complete() || !pkg.Complete()) {
 		return
 	}
-	u[pkg.PkgPath] = pkg.Types
-	for _, imp := range pkg.Imports {
+	u[pkg.Path()] = pkg
+	for _, imp := range pkg.Imports() {
 		u.add(imp)
 	}
 }

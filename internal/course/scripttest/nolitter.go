@@ -63,5 +63,5 @@ func workersOf(tmp string) []string {
 func isRole(v string) bool { return strings.HasPrefix(v, roleEnvPrefix) }
 
 // roleEnvPrefix is how a worker's environment names its role (see
-// cli.StartChild).
+// worker.Start).
 const roleEnvPrefix = "FENCELAB_ROLE="

@@ -43,7 +43,7 @@ func Params(dir string) testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       golden.FlagUpdate(),
-		Setup:               passMutant,
+		Setup:               passSwitch,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"json":      cmdJSON,
 			"nolitter":  cmdNoLitter,

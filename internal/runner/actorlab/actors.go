@@ -14,6 +14,7 @@ import (
 	"github.com/fencelab/fencelab/internal/actor"
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -22,7 +23,7 @@ var Actors = cli.Command{
 	Name:    "actors",
 	Summary: "two processes claim one actor: the actor lease refuses the second before its provider runs",
 	New:     func(*flag.FlagSet) cli.Experiment { return experiment{} },
-	Roles:   []cli.Role{workerRole},
+	Roles:   []worker.Role{workerRole},
 }
 
 // The story's names. Every assignment belongs to the one actor.
@@ -123,12 +124,12 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 			return nil, err
 		}
 	}
-	b, err := startWorker(ctx, path) // process B: the runner started again
+	b, err := worker.Start(ctx, workerRole, path) // process B: the runner started again
 	if err != nil {
 		return nil, err
 	}
 	defer b.Stop()
-	hello, err := b.ask(request{Op: "hello"})
+	hello, err := worker.Ask[reply](b, request{Op: "hello"})
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	var second reply
 	run, err := a.RunAssignment(ctx, asgFirst, func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
 		var err error
-		second, err = b.ask(request{Op: "run", Assignment: asgSecond, Minute: 2})
+		second, err = worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: 2})
 		if err != nil {
 			return "", err
 		}
@@ -178,13 +179,13 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		Assignment: asgSecond, ProviderInvoked: second.ProviderInvoked, ProcessID: hello.ProcessID}
 
 	// Minute 3: A released the lease on its way out; B's next try runs.
-	next, err := b.ask(request{Op: "run", Assignment: asgSecond, Minute: 3})
+	next, err := worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: 3})
 	if err != nil {
 		return nil, err
 	}
 	res.SameActorNextAssignmentRelease = next.State
 
-	if err := b.wait(); err != nil {
+	if err := b.WaitClean(); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -192,7 +193,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 
 // leaseStory is the actor-lease compare-and-set, at minute 0, between the
 // two processes.
-func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *worker) (leaseCAS, error) {
+func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *worker.Process) (leaseCAS, error) {
 	var out leaseCAS
 	clk.Set(0)
 	la, err := a.AcquireLease(ctx, actorName)
@@ -201,7 +202,7 @@ func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *wo
 	}
 	out.ProcessAAcquired = acquired{Token: la.Token, ProcessID: la.Holder}
 
-	rep, err := b.ask(request{Op: "acquire", Actor: actorName})
+	rep, err := worker.Ask[reply](b, request{Op: "acquire", Actor: actorName})
 	if err != nil {
 		return out, err
 	}
@@ -215,14 +216,14 @@ func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *wo
 	}
 	out.ProcessAReleased = err == nil
 
-	if rep, err = b.ask(request{Op: "acquire", Actor: actorName}); err != nil {
+	if rep, err = worker.Ask[reply](b, request{Op: "acquire", Actor: actorName}); err != nil {
 		return out, err
 	}
 	if rep.Result != "acquired" {
 		return out, fmt.Errorf("process B's acquire after A released: %s %s", rep.Result, rep.Reason)
 	}
 	out.ProcessBNowAcquires = acquired{Token: rep.Token, ProcessID: rep.ProcessID}
-	if rep, err = b.ask(request{Op: "release"}); err != nil {
+	if rep, err = worker.Ask[reply](b, request{Op: "release"}); err != nil {
 		return out, err
 	}
 	out.ProcessBReleased = rep.Result == "released"
@@ -265,11 +266,6 @@ func attemptStory(ctx context.Context, clk *clock.Logical, a *actor.Process, sta
 // refused describes the answer to a request the story expects refused: a
 // refusal with its reason, "granted" if it was not refused, or an error.
 func refused(err error) (refusal, error) {
-	if err == nil {
-		return refusal{Result: "granted"}, nil
-	}
-	if reason, ok := actor.ReasonOf(err); ok {
-		return refusal{Result: "refused", Reason: string(reason)}, nil
-	}
-	return refusal{}, err
+	out, err := cli.OutcomeOf("granted", err, actor.ReasonOf)
+	return refusal{Result: out.Result, Reason: out.Reason}, err
 }

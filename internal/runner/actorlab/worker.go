@@ -9,17 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fencelab/fencelab/internal/actor"
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // workerRole is started with one argument: the ledger path.
-var workerRole = cli.Role{Name: "actor-worker", Run: runWorker}
+var workerRole = worker.Role{Name: "actor-worker", Run: runWorker}
 
 // request is what process A asks process B to do.
 type request struct {
@@ -41,7 +41,7 @@ type reply struct {
 	ProviderInvoked bool   `json:"provider_invoked"`
 }
 
-func runWorker(ctx context.Context, args []string, link *cli.Link) error {
+func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	if len(args) != 1 {
 		return fmt.Errorf("want one argument LEDGER, got %q", args)
 	}
@@ -52,25 +52,15 @@ func runWorker(ctx context.Context, args []string, link *cli.Link) error {
 	defer db.Close()
 	var clk clock.Logical
 	w := &workerState{proc: actor.Open(db, &clk, leaseMinutes)}
-	for {
-		var req request
-		err := link.Recv(&req)
-		if errors.Is(err, io.EOF) {
-			return nil // process A is done with us
-		}
-		if err != nil {
-			return err
-		}
+	return worker.Serve(link, func(req request) (reply, error) {
 		clk.Set(req.Minute)
 		rep, err := w.do(ctx, req)
 		if err != nil {
-			return fmt.Errorf("%s: %w", req.Op, err)
+			return rep, fmt.Errorf("%s: %w", req.Op, err)
 		}
 		rep.ProcessID, rep.Pid = w.proc.ID(), os.Getpid()
-		if err := link.Send(rep); err != nil {
-			return err
-		}
-	}
+		return rep, nil
+	})
 }
 
 type workerState struct {
@@ -123,45 +113,13 @@ func (w *workerState) do(ctx context.Context, req request) (reply, error) {
 
 // refusedReply describes a refusal, or passes any other error on.
 func refusedReply(err error) (reply, error) {
-	var r *actor.Refusal
-	if errors.As(err, &r) {
-		return reply{Result: "refused", Reason: string(r.Reason), Holder: r.Holder}, nil
+	out, other := cli.OutcomeOf("", err, actor.ReasonOf)
+	if other != nil {
+		return reply{}, other
 	}
-	return reply{}, err
-}
-
-// worker is process A's handle on process B.
-type worker struct{ *cli.Child }
-
-func startWorker(ctx context.Context, ledger string) (*worker, error) {
-	c, err := cli.StartChild(ctx, workerRole.Name, ledger)
-	if err != nil {
-		return nil, err
-	}
-	return &worker{c}, nil
-}
-
-// ask sends req to process B and returns its reply.
-func (w *worker) ask(req request) (reply, error) {
-	if err := w.Send(req); err != nil {
-		return reply{}, fmt.Errorf("process B (pid %d): %w", w.Pid, err)
-	}
-	var rep reply
-	if err := w.Recv(&rep); err != nil {
-		return reply{}, fmt.Errorf("process B (pid %d): %w", w.Pid, err)
+	rep := reply{Result: out.Result, Reason: out.Reason}
+	if r := (*actor.Refusal)(nil); errors.As(err, &r) {
+		rep.Holder = r.Holder // whose lease it was
 	}
 	return rep, nil
-}
-
-// wait lets process B exit by itself and reports if it did not exit
-// cleanly.
-func (w *worker) wait() error {
-	exit, err := w.Wait()
-	if err != nil {
-		return err
-	}
-	if exit.Code != 0 {
-		return fmt.Errorf("process B (pid %d) exited with status %d", w.Pid, exit.Code)
-	}
-	return nil
 }

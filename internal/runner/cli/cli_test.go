@@ -5,25 +5,16 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
 )
-
-// TestMain lets this test binary play the workers the tests start: a
-// worker is this same binary started again with a role in its environment.
-func TestMain(m *testing.M) {
-	if cli.RoleFromEnv() != "" {
-		os.Exit(cli.RunRole(context.Background(), commands, os.Args[1:]))
-	}
-	os.Exit(m.Run())
-}
 
 // experiment is a configurable command for the frame's tests.
 type experiment struct {
@@ -32,7 +23,10 @@ type experiment struct {
 	runErr error
 }
 
-func (e experiment) Validate() error { return cli.IntFlag{Name: "n", Min: 1, Max: 3}.Check(*e.n) }
+// nFlag is the probe's one numeric flag.
+var nFlag = cli.IntFlag{Name: "n", Min: 1, Max: 3}
+
+func (e experiment) Validate() error { return nFlag.Check(*e.n) }
 
 func (e experiment) Run(_ context.Context, env cli.Env) (any, error) {
 	*e.dir = env.Dir
@@ -51,21 +45,9 @@ var commands = []cli.Command{{
 	Name:    "probe",
 	Summary: "a command for the frame's tests",
 	New: func(fs *flag.FlagSet) cli.Experiment {
-		return experiment{n: fs.Int("n", 1, "`N` from 1 to 3"), dir: &lastDir, runErr: failRun}
-	},
-	Roles: []cli.Role{
-		{Name: "exit-3", Run: func(context.Context, []string, *cli.Link) error { os.Exit(3); return nil }},
-		{Name: "echo", Run: func(_ context.Context, _ []string, l *cli.Link) error {
-			for {
-				var v map[string]any
-				if err := l.Recv(&v); err != nil {
-					return nil // the coordinator closed the link
-				}
-				if err := l.Send(v); err != nil {
-					return err
-				}
-			}
-		}},
+		n := 1
+		nFlag.Var(fs, &n, "`N` from 1 to 3")
+		return experiment{n: &n, dir: &lastDir, runErr: failRun}
 	},
 }}
 
@@ -95,6 +77,7 @@ func TestMisuseExitsTwoWithOneLineAndNoFiles(t *testing.T) {
 		{"unknown-flag", []string{"probe", "--bogus"}, "fencelab probe: flag provided but not defined: -bogus (allowed: --format json, --keep, --n N)"},
 		{"bad-value", []string{"probe", "--n", "x"}, `fencelab probe: invalid value "x" for flag -n`},
 		{"out-of-range", []string{"probe", "--n", "4"}, "fencelab probe: --n 4 is out of range: want an integer from 1 to 3"},
+		{"zero-is-a-number", []string{"probe", "--n", "0"}, "fencelab probe: --n 0 is out of range: want an integer from 1 to 3"},
 		{"stray-argument", []string{"probe", "ledger.db"}, `fencelab probe: unexpected argument "ledger.db"`},
 		{"text-not-drawn", []string{"probe", "--format", "text"}, `fencelab probe: --format "text" is not allowed: want one of json`},
 	} {
@@ -155,56 +138,59 @@ func TestFailedExperimentExitsOneAndCleansUp(t *testing.T) {
 	assert.Check(t, cmp.Len(left, 0), "a failed run left files behind: %v", left)
 }
 
-// TestDeadWorkerIsReportedAsDead: a worker that dies before answering is
-// reported with its exit status, not as a bare end of file.
-func TestDeadWorkerIsReportedAsDead(t *testing.T) {
-	t.Parallel()
-	c, err := cli.StartChild(context.Background(), "exit-3")
-	assert.NilError(t, err)
-	defer c.Stop()
-
-	var v map[string]any
-	err = c.Recv(&v)
-
-	assert.ErrorContains(t, err, "exited with status 3 before answering")
+// TestNumbersArePlainDecimal: a numeric flag reads plain decimal digits
+// and nothing else. What the flag package would read as octal, hex or
+// binary, a sign, a separator or a leading zero is misuse (2, one line),
+// never a different number.
+func TestNumbersArePlainDecimal(t *testing.T) {
+	for _, v := range []string{"010", "02", "0x2", "0X2", "0o2", "0b1", "+2", "-2", "1_0", " 2", "2 ", "2.0", "", "99999999999999999999"} {
+		t.Run(strings.TrimSpace(v), func(t *testing.T) {
+			code, stdout, stderr, left := run(t, "probe", "--n", v)
+			assert.Equal(t, code, 2, "exit status of --n %q", v)
+			want := fmt.Sprintf("fencelab probe: invalid value %q for flag -n: want a plain decimal integer from 1 to 3 (allowed: --format json, --keep, --n N)\n", v)
+			assert.Equal(t, stderr, want)
+			assert.Equal(t, stdout, "")
+			assert.Check(t, cmp.Len(left, 0))
+		})
+	}
+	for _, args := range [][]string{{"--n", "2"}, {"--n=2"}, {"-n", "2"}} {
+		code, stdout, stderr, _ := run(t, append([]string{"probe"}, args...)...)
+		assert.Equal(t, code, 0, "fencelab probe %q: %s", args, stderr)
+		assert.Check(t, cmp.Contains(stdout, `"n": 2`), "fencelab probe %q", args)
+	}
 }
 
-// TestLinkCarriesMessagesBothWays: what the coordinator sends, an echo
-// worker in another process sends back, and the worker exits cleanly when
-// the coordinator is done with it.
-func TestLinkCarriesMessagesBothWays(t *testing.T) {
-	t.Parallel()
-	c, err := cli.StartChild(context.Background(), "echo")
-	assert.NilError(t, err)
-	defer c.Stop()
-	assert.Check(t, c.Pid != os.Getpid(), "the worker must be another process")
-
-	assert.NilError(t, c.Send(map[string]any{"op": "ping", "n": 1}))
-	var got map[string]any
-	assert.NilError(t, c.Recv(&got))
-	assert.DeepEqual(t, got, map[string]any{"op": "ping", "n": float64(1)})
-
-	exit, err := c.Wait()
-	assert.NilError(t, err)
-	assert.Equal(t, exit, cli.Exit{Code: 0, Normal: true}, "how the echo worker ended")
-}
-
-// TestCancelKillsTheWorker: cancelling the context (what Ctrl-C does)
-// kills a worker that is waiting for orders, promptly.
-func TestCancelKillsTheWorker(t *testing.T) {
-	t.Parallel()
-	ctx, cancel := context.WithCancel(context.Background())
-	c, err := cli.StartChild(ctx, "echo")
-	assert.NilError(t, err)
-	defer c.Stop()
-
-	cancel()
-	done := make(chan cli.Exit, 1)
-	go func() { exit, _ := c.Wait(); done <- exit }()
-	select {
-	case exit := <-done:
-		assert.Check(t, !exit.Normal || exit.Code != 0, "a cancelled worker must not look like a clean exit: %+v", exit)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the worker was still running 10s after its context was cancelled")
+// TestLongArgumentsAreShortened: a misuse message repeats an offending
+// argument cut to 64 characters, the last an ellipsis, wherever the
+// argument goes (command, flag name, flag value, stray argument), so a
+// 100,000-character argument still gives one short line. A newline in an
+// argument cannot start a second line.
+func TestLongArgumentsAreShortened(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	echoed := strings.Repeat("x", 63) + "…"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"command", []string{long}, `fencelab: unknown command "` + echoed + `"`},
+		{"flag-name", []string{"probe", "--" + long}, "flag provided but not defined: -" + echoed + " (allowed:"},
+		{"flag-name-with-value", []string{"probe", "--" + long + "=1"}, "flag provided but not defined: -" + echoed + " (allowed:"},
+		{"flag-value", []string{"probe", "--n", long}, `invalid value "` + echoed + `" for flag -n`},
+		{"flag-value-after-equals", []string{"probe", "--n=" + long}, `invalid value "` + echoed + `" for flag -n`},
+		{"boolean-value", []string{"probe", "--keep=" + long}, `invalid boolean value "` + echoed + `" for -keep`},
+		{"format", []string{"probe", "--format", long}, `--format "` + echoed + `" is not allowed`},
+		{"stray-argument", []string{"probe", long}, `unexpected argument "` + echoed + `"`},
+		{"newline", []string{"probe", "--a\nb"}, `flag provided but not defined: -a\nb (allowed:`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr, left := run(t, tc.args...)
+			assert.Equal(t, code, 2)
+			assert.Equal(t, stdout, "")
+			assert.Check(t, cmp.Contains(stderr, tc.want))
+			assert.Equal(t, strings.Count(stderr, "\n"), 1, "want one line, got %q", stderr)
+			assert.Check(t, len(stderr) < 400, "a misuse line of %d bytes; want a short one", len(stderr))
+			assert.Check(t, cmp.Len(left, 0))
+		})
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 )
 
 // Main runs the command named by args[0] and returns the exit status:
-// 0 the experiment ran, 1 it failed, 2 misuse. stdout receives exactly one
-// JSON document (or the text drawing) and nothing else.
+// 0 the experiment ran, 1 it failed or was interrupted (ctx cancelled),
+// 2 misuse. stdout receives exactly one JSON document (or the text
+// drawing) and nothing else, and only when the status is 0.
 func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printUsage(stderr, cmds)
@@ -28,14 +28,14 @@ func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.
 	}
 	cmd, ok := find(cmds, args[0])
 	if !ok {
-		fmt.Fprintf(stderr, "fencelab: unknown command %q: want one of %s\n", args[0], commandNames(cmds))
-		return 2
+		return misuse(stderr, "fencelab", fmt.Sprintf("unknown command %q: want one of %s", args[0], commandNames(cmds)), args)
 	}
 	return run(ctx, cmd, args[1:], stdout, stderr)
 }
 
 func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fencelab "+cmd.Name, flag.ContinueOnError)
+	prefix := "fencelab " + cmd.Name
+	fs := flag.NewFlagSet(prefix, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	exp := cmd.New(fs)
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path on stderr")
@@ -55,46 +55,49 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		printCommandUsage(stderr, cmd, fs)
 		return 0
 	case err != nil:
-		fmt.Fprintf(stderr, "fencelab %s: %v (allowed: %s)\n", cmd.Name, err, allowedFlags(fs))
-		return 2
+		return misuse(stderr, prefix, fmt.Sprintf("%v (allowed: %s)", err, allowedFlags(fs)), args)
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "fencelab %s: unexpected argument %q: the runner takes no paths or names, only flags (allowed: %s)\n",
-			cmd.Name, fs.Arg(0), allowedFlags(fs))
-		return 2
+		return misuse(stderr, prefix, fmt.Sprintf("unexpected argument %q: the runner takes no paths or names, only flags (allowed: %s)",
+			fs.Arg(0), allowedFlags(fs)), args)
 	}
 	err = OneOf("format", format, formats)
 	if err == nil {
 		err = exp.Validate()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "fencelab %s: %v\n", cmd.Name, err)
-		return 2
+		return misuse(stderr, prefix, err.Error(), args)
 	}
 
-	dir, err := os.MkdirTemp("", "fencelab-"+cmd.Name+"-")
+	dir, err := makeRunDir(cmd.Name)
 	if err != nil {
-		fmt.Fprintf(stderr, "fencelab %s: %v\n", cmd.Name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return 1
 	}
-	defer func() {
-		if *keep {
-			fmt.Fprintf(stderr, "fencelab %s: kept %s\n", cmd.Name, dir)
-			return
-		}
-		if err := os.RemoveAll(dir); err != nil {
-			fmt.Fprintf(stderr, "fencelab %s: remove %s: %v\n", cmd.Name, dir, err)
-		}
-	}()
-
 	result, err := exp.Run(ctx, Env{Dir: dir, Stderr: stderr})
-	if err != nil && ctx.Err() != nil {
-		// The workers' errors are only echoes of the interrupt.
-		fmt.Fprintf(stderr, "fencelab %s: interrupted; workers stopped, temporary files removed\n", cmd.Name)
-		return 1
+	// The directory goes before anything is printed: a run whose clean-up
+	// failed must not have printed a result that looks like success.
+	cleanup := "kept " + dir // what became of the directory, in words
+	if !*keep {
+		cleanup = "temporary files removed"
+		if rmErr := removeRunDir(dir); rmErr != nil {
+			cleanup = rmErr.Error()
+			err = errors.Join(err, rmErr)
+		}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "fencelab %s: %v\n", cmd.Name, err)
+	switch {
+	case ctx.Err() != nil:
+		// The workers' errors are only echoes of the interrupt.
+		fmt.Fprintf(stderr, "%s: interrupted; workers stopped, %s\n", prefix, cleanup)
 		return 1
+	case err != nil:
+		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
+		if *keep {
+			msg += "; " + cleanup
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+		return 1
+	case *keep:
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, cleanup)
 	}
 	if format == "text" {
 		err = textExp.Text(stdout, result)
@@ -102,7 +105,7 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		err = WriteJSON(stdout, result)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "fencelab %s: write result: %v\n", cmd.Name, err)
+		fmt.Fprintf(stderr, "%s: write result: %v\n", prefix, err)
 		return 1
 	}
 	return 0
@@ -123,26 +126,4 @@ func find(cmds []Command, name string) (Command, bool) {
 		}
 	}
 	return Command{}, false
-}
-
-func commandNames(cmds []Command) string {
-	names := make([]string, len(cmds))
-	for i, c := range cmds {
-		names[i] = c.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-func printUsage(w io.Writer, cmds []Command) {
-	fmt.Fprintf(w, "usage: fencelab <command> [flags]\n\ncommands:\n")
-	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Summary)
-	}
-	fmt.Fprintf(w, "\nRun 'fencelab <command> -h' for a command's flags. Output is one JSON document on stdout.\n")
-}
-
-func printCommandUsage(w io.Writer, cmd Command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: fencelab %s [flags]\n\n%s\n\nflags:\n", cmd.Name, cmd.Summary)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
 }

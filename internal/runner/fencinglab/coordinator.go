@@ -15,7 +15,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
-	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -29,7 +29,7 @@ const (
 type coordinator struct {
 	c     fencingCase
 	clk   clock.Logical
-	a     *cli.Child
+	a     *worker.Process
 	queue *queue.Queue // worker B's connection to the queue
 	gate  *gate.Gate   // worker B's connection to the destination
 	// The observer's connections: separate from B's, they read only what
@@ -40,9 +40,9 @@ type coordinator struct {
 	rep        CaseReport
 }
 
-// runCase runs case c with units in a new subdirectory of dir; warnings
-// go to warn.
-func runCase(ctx context.Context, dir string, c fencingCase, units int64, warn io.Writer) (CaseReport, error) {
+// runCase runs case c with units in a new subdirectory of dir, with worker
+// A started by start; warnings go to warn.
+func runCase(ctx context.Context, dir string, c fencingCase, units int64, start worker.Starter, warn io.Writer) (CaseReport, error) {
 	dir = filepath.Join(dir, c.name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return CaseReport{}, err
@@ -55,7 +55,7 @@ func runCase(ctx context.Context, dir string, c fencingCase, units int64, warn i
 	if err != nil {
 		return CaseReport{}, err
 	}
-	co.a, err = cli.StartChild(ctx, oldWorkerRole.Name, queuePath, destPath, string(c.contract))
+	co.a, err = start(ctx, oldWorkerRole, queuePath, destPath, string(c.contract))
 	if err != nil {
 		return CaseReport{}, err
 	}
@@ -189,11 +189,8 @@ func (co *coordinator) run(ctx context.Context) error {
 
 // tellA sends worker A an order and returns its news.
 func (co *coordinator) tellA(o order) (news, error) {
-	if err := co.a.Send(o); err != nil {
-		return news{}, fmt.Errorf("worker A (pid %d), %s: %w", co.a.Pid, o.Op, err)
-	}
-	var n news
-	if err := co.a.Recv(&n); err != nil {
+	n, err := worker.Ask[news](co.a, o)
+	if err != nil {
 		// Silent or gone: either way it will not take another order.
 		co.a.Stop()
 		return news{}, fmt.Errorf("worker A (pid %d) gave no answer to %s, and was stopped: %w", co.a.Pid, o.Op, err)

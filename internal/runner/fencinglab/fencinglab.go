@@ -17,9 +17,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
+	"sync"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Fencing is the runner's "fencing" command (chapters 5 and 6).
@@ -27,7 +28,7 @@ var Fencing = cli.Command{
 	Name:    "fencing",
 	Summary: "a paused worker resumes after losing its queue lease: what does the destination admit?",
 	New:     newExperiment,
-	Roles:   []cli.Role{oldWorkerRole},
+	Roles:   []worker.Role{oldWorkerRole},
 }
 
 // unitsFlag bounds --units: how many units OP-1 adds.
@@ -60,15 +61,7 @@ var _ cli.TextExperiment = (*experiment)(nil)
 func newExperiment(fs *flag.FlagSet) cli.Experiment {
 	e := &experiment{units: defaultUnits, fs: fs}
 	fs.StringVar(&e.caseName, "case", "", "run only the case named `NAME` (default: all seven, in order)")
-	fs.Func("units", fmt.Sprintf("how many units OP-1 adds, `N` from %d to %d (default %d)",
-		unitsFlag.Min, unitsFlag.Max, defaultUnits), func(s string) error {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("want an integer from %d to %d", unitsFlag.Min, unitsFlag.Max)
-		}
-		e.units = n
-		return nil
-	})
+	unitsFlag.Var(fs, &e.units, fmt.Sprintf("how many units OP-1 adds, `N` from %d to %d", unitsFlag.Min, unitsFlag.Max))
 	return e
 }
 
@@ -84,30 +77,56 @@ func (e *experiment) Validate() error {
 	return unitsFlag.Check(e.units)
 }
 
-// Run runs the chosen cases, one after the other, each in its own
-// subdirectory of env.Dir.
+// Run runs the chosen cases, each in its own subdirectory of env.Dir with
+// its own worker A. The cases share nothing, so they run at the same time
+// (each spends most of its time waiting for a pipe or the disk); the
+// report lists them in the table's order all the same. The first case that
+// fails stops the others.
 func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
-	rep := Report{Command: "fencing", Units: int64(e.units)}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var chosen []fencingCase
 	for _, c := range cases {
-		if e.caseName != "" && c.name != e.caseName {
-			continue
+		if e.caseName == "" || c.name == e.caseName {
+			chosen = append(chosen, c)
 		}
-		cr, err := runCase(ctx, env.Dir, c, int64(e.units), env.Stderr)
-		if err != nil {
-			return nil, fmt.Errorf("case %s: %w", c.name, err)
-		}
-		rep.Cases = append(rep.Cases, cr)
 	}
-	return rep, nil
+	reports := make([]CaseReport, len(chosen))
+	var (
+		wg    sync.WaitGroup
+		once  sync.Once
+		first error // the first case to fail; the others only stopped
+	)
+	for i, c := range chosen {
+		wg.Go(func() {
+			r, err := runCase(ctx, env.Dir, c, int64(e.units), worker.Start, env.Stderr)
+			if err != nil {
+				once.Do(func() {
+					first = fmt.Errorf("case %s: %w", c.name, err)
+					cancel()
+				})
+			}
+			reports[i] = r
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return nil, first
+	}
+	return Report{Command: "fencing", Units: int64(e.units), Cases: reports}, nil
 }
 
 // RunCase runs the case named name with units in a new subdirectory of dir
 // and reports it: what the chapters' tests call to check the seed table
-// without going through the command line. Warnings go to os.Stderr.
-func RunCase(ctx context.Context, dir, name string, units int64) (CaseReport, error) {
+// without going through the command line. Worker A is started by start:
+// worker.Start makes it a separate OS process, as the runner does;
+// worker.StartInProcess runs it on a goroutine with its own connections,
+// for a test about the table rather than the processes (its pid is then
+// the coordinator's). Warnings go to os.Stderr.
+func RunCase(ctx context.Context, dir, name string, units int64, start worker.Starter) (CaseReport, error) {
 	for _, c := range cases {
 		if c.name == name {
-			return runCase(ctx, dir, c, units, os.Stderr)
+			return runCase(ctx, dir, c, units, start, os.Stderr)
 		}
 	}
 	return CaseReport{}, fmt.Errorf("%w: %q", ErrUnknownCase, name)

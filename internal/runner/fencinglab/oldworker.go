@@ -9,21 +9,20 @@ package fencinglab
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // oldWorkerRole is started with three arguments: the queue file, the
 // destination file and the destination's contract.
-var oldWorkerRole = cli.Role{Name: "fencing-old-worker", Run: runOldWorker}
+var oldWorkerRole = worker.Role{Name: "fencing-old-worker", Run: runOldWorker}
 
 // order is what the coordinator tells worker A to do next. A accepts them
 // only in the story's order: claim, call, finish.
@@ -46,7 +45,7 @@ type news struct {
 // paused is the news A sends once it holds the job and has read it.
 const paused = "paused"
 
-func runOldWorker(ctx context.Context, args []string, link *cli.Link) error {
+func runOldWorker(ctx context.Context, args []string, link *worker.Link) error {
 	if len(args) != 3 {
 		return fmt.Errorf("want arguments QUEUE DESTINATION CONTRACT, got %q", args)
 	}
@@ -64,84 +63,76 @@ func runOldWorker(ctx context.Context, args []string, link *cli.Link) error {
 		return err
 	}
 	defer ddb.Close()
-	say := func(n news) error {
+	a := &oldWorker{queue: qdb, destination: gate.Open(ddb, contract), next: "claim"}
+	return worker.Serve(link, func(o order) (news, error) {
+		n, err := a.obey(ctx, o)
 		n.Pid = os.Getpid()
-		return link.Send(n)
-	}
-
-	// Claim JOB-1 and read it, then pause before calling the destination.
-	o, err := await(link, "claim")
-	if err != nil {
-		return err
-	}
-	jobs := queue.Open(qdb, clock.Fixed(o.Tick), leaseTicks)
-	lease, err := jobs.Claim(ctx, jobID, workerA)
-	if err != nil {
-		return fmt.Errorf("claim %s at tick %d: %w", jobID, o.Tick, err)
-	}
-	job, err := jobs.Get(ctx, jobID)
-	if err != nil {
-		return err
-	}
-	err = say(news{Result: paused, Fence: lease.Fence, ExpiresAt: lease.ExpiresAt,
-		Operation: job.Operation, Units: job.Units})
-	if err != nil {
-		return err
-	}
-
-	// Released: call the destination with the fence the lease carried.
-	if _, err := await(link, "call"); err != nil {
-		return err
-	}
-	out, err := callDestination(ctx, gate.Open(ddb, contract), gate.Request{
-		Fence: lease.Fence, Operation: job.Operation, Units: job.Units}, workerA, os.Stderr)
-	if err != nil {
-		return err
-	}
-	if err := say(news{Result: string(out.Result), View: out.UncommittedView}); err != nil {
-		return err
-	}
-
-	// Try to finish, with the same fence.
-	if o, err = await(link, "finish"); err != nil {
-		return err
-	}
-	result, err := finishResult(queue.Open(qdb, clock.Fixed(o.Tick), leaseTicks).
-		Finish(ctx, jobID, workerA, lease.Fence))
-	if err != nil {
-		return err
-	}
-	if err := say(news{Result: result}); err != nil {
-		return err
-	}
-
-	// Done: exit once the coordinator closes the link.
-	if err := link.Recv(&o); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("after finishing: want the link closed, got order %q (%v)", o.Op, err)
-	}
-	return nil
+		return n, err
+	})
 }
 
-// await receives the next order and checks it is op.
-func await(link *cli.Link, op string) (order, error) {
-	var o order
-	if err := link.Recv(&o); err != nil {
-		return o, fmt.Errorf("waiting for %q: %w", op, err)
+// oldWorker is worker A's state between orders: what it holds, and which
+// order the story lets come next.
+type oldWorker struct {
+	queue       *sqlitedb.DB
+	destination *gate.Gate
+	next        string // the only order A accepts now; "" once it has finished
+	lease       queue.Lease
+	job         queue.Job
+}
+
+// obey carries out one order, in the story's order: claim, call, finish.
+// After finishing, A takes no more orders and exits once the coordinator
+// closes the link.
+func (a *oldWorker) obey(ctx context.Context, o order) (news, error) {
+	if o.Op != a.next {
+		if a.next == "" {
+			return news{}, fmt.Errorf("after finishing: want the link closed, got order %q", o.Op)
+		}
+		return news{}, fmt.Errorf("got order %q; want %q", o.Op, a.next)
 	}
-	if o.Op != op {
-		return o, fmt.Errorf("got order %q; want %q", o.Op, op)
+	switch o.Op {
+	case "claim":
+		// Claim JOB-1 and read it, then pause before calling the
+		// destination.
+		jobs := queue.Open(a.queue, clock.Fixed(o.Tick), leaseTicks)
+		lease, err := jobs.Claim(ctx, jobID, workerA)
+		if err != nil {
+			return news{}, fmt.Errorf("claim %s at tick %d: %w", jobID, o.Tick, err)
+		}
+		if a.job, err = jobs.Get(ctx, jobID); err != nil {
+			return news{}, err
+		}
+		a.lease, a.next = lease, "call"
+		return news{Result: paused, Fence: lease.Fence, ExpiresAt: lease.ExpiresAt,
+			Operation: a.job.Operation, Units: a.job.Units}, nil
+	case "call":
+		// Released: call the destination with the fence the lease carried.
+		out, err := callDestination(ctx, a.destination, gate.Request{
+			Fence: a.lease.Fence, Operation: a.job.Operation, Units: a.job.Units}, workerA, os.Stderr)
+		if err != nil {
+			return news{}, err
+		}
+		a.next = "finish"
+		return news{Result: string(out.Result), View: out.UncommittedView}, nil
+	default: // "finish"
+		// Try to finish, with the same fence.
+		result, err := finishResult(queue.Open(a.queue, clock.Fixed(o.Tick), leaseTicks).
+			Finish(ctx, jobID, workerA, a.lease.Fence))
+		if err != nil {
+			return news{}, err
+		}
+		a.next = ""
+		return news{Result: result}, nil
 	}
-	return o, nil
 }
 
 // finishResult turns Finish's answer into the report's word: completed,
-// or the refusal reason.
+// or the refusal reason itself (lease_lost).
 func finishResult(err error) (string, error) {
-	if err == nil {
-		return "completed", nil
+	out, err := cli.OutcomeOf("completed", err, queue.ReasonOf)
+	if out.Result == cli.Refused {
+		return out.Reason, nil
 	}
-	if reason, ok := queue.ReasonOf(err); ok {
-		return string(reason), nil
-	}
-	return "", err
+	return out.Result, err
 }

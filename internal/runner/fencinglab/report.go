@@ -7,7 +7,7 @@ package fencinglab
 import (
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
-	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Report is the whole run.
@@ -24,7 +24,7 @@ type CaseReport struct {
 	DestinationContract gate.Contract `json:"destination_contract"`
 	CoordinatorPid      int           `json:"coordinator_pid"`
 	OldWorkerPid        int           `json:"old_worker_pid"`
-	OldWorkerExit       cli.Exit      `json:"old_worker_exit"`
+	OldWorkerExit       worker.Exit   `json:"old_worker_exit"`
 	QueueClaims         []Claim       `json:"queue_claims"`
 	Attempts            []Attempt     `json:"attempts"` // in arrival order
 	OldWorkerFinish     Finish        `json:"old_worker_finish"`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Claim is the runner's "claim" command (chapter 2).
@@ -18,7 +19,7 @@ var Claim = cli.Command{
 	Name:    "claim",
 	Summary: "two worker processes compare-and-set claim msg-1: exactly one wins, and only its token completes",
 	New:     func(fs *flag.FlagSet) cli.Experiment { return &claimExperiment{newRaceFlags(fs)} },
-	Roles:   []cli.Role{workerRole},
+	Roles:   []worker.Role{workerRole},
 }
 
 // neverIssued is the token worker-a presents first: no claim in this
@@ -38,7 +39,7 @@ type claimResult struct {
 type claimEvent struct {
 	Worker string `json:"worker"`
 	Token  int64  `json:"token,omitempty"`
-	outcome
+	cli.Outcome
 }
 
 func (e *claimExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
@@ -49,22 +50,22 @@ func (e *claimExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	names := []string{workerA, workerB}
-	kids, err := startWorkers(ctx, env.Dir, names)
+	crew, err := startWorkers(ctx, env.Dir, names)
 	if err != nil {
 		return nil, err
 	}
-	defer stopAll(kids)
+	defer crew.Stop()
 
 	res := claimResult{Command: "claim", Pids: map[string]int{}}
 	// worker-a's claim reaches the database first, then worker-b's.
 	var tokenA int64
-	for i, c := range kids {
-		rep, err := ask(c, request{Op: "claim", ID: "msg-1"})
+	for i := range names {
+		rep, err := worker.Ask[reply](crew.Member(i), request{Op: "claim", ID: "msg-1"})
 		if err != nil {
 			return nil, err
 		}
 		res.Pids[names[i]] = rep.Pid
-		res.Claims = append(res.Claims, claimEvent{Worker: names[i], Token: rep.Token, outcome: rep.outcome})
+		res.Claims = append(res.Claims, claimEvent{Worker: names[i], Token: rep.Token, Outcome: rep.Outcome})
 		if i == 0 {
 			tokenA = rep.Token
 		}
@@ -75,13 +76,13 @@ func (e *claimExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	// worker-a completes first with a token it was never issued, then with
 	// the one its claim returned.
 	for _, tok := range []int64{neverIssued, tokenA} {
-		rep, err := ask(kids[0], request{Op: "complete", ID: "msg-1", Token: tok})
+		rep, err := worker.Ask[reply](crew.Member(0), request{Op: "complete", ID: "msg-1", Token: tok})
 		if err != nil {
 			return nil, err
 		}
-		res.Completes = append(res.Completes, claimEvent{Worker: workerA, Token: tok, outcome: rep.outcome})
+		res.Completes = append(res.Completes, claimEvent{Worker: workerA, Token: tok, Outcome: rep.Outcome})
 	}
-	if err := waitAll(kids); err != nil {
+	if err := crew.Wait(); err != nil {
 		return nil, err
 	}
 	msg, err := readMessage(ctx, env.Dir, "msg-1")

@@ -97,7 +97,7 @@ func (leaseExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Completes = append(res.Completes, claimEvent{Worker: w, Token: tokens[w], outcome: out})
+		res.Completes = append(res.Completes, claimEvent{Worker: w, Token: tokens[w], Outcome: out})
 	}
 	msg, err := box.Get(ctx, "msg-2")
 	if err != nil {

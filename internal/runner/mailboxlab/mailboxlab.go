@@ -10,6 +10,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -48,23 +49,10 @@ func finalOf(msg mailbox.Message) final {
 	return final{State: string(msg.State), ClaimOwner: msg.Owner, Token: msg.Token}
 }
 
-// outcome is one claim, completion or dead-letter as the JSON shows it:
-// the result word, and the refusal reason when there is one.
-type outcome struct {
-	Result string `json:"result"`
-	Reason string `json:"reason,omitempty"`
-}
-
 // outcomeOf turns a mailbox call's error into the JSON's result words:
 // success, "refused" with the reason, or an error for anything else.
-func outcomeOf(success string, err error) (outcome, error) {
-	if err == nil {
-		return outcome{Result: success}, nil
-	}
-	if reason, ok := mailbox.ReasonOf(err); ok {
-		return outcome{Result: "refused", Reason: string(reason)}, nil
-	}
-	return outcome{}, err
+func outcomeOf(success string, err error) (cli.Outcome, error) {
+	return cli.OutcomeOf(success, err, mailbox.ReasonOf)
 }
 
 // noClock is the clock of experiments whose claims never expire.

@@ -8,6 +8,7 @@ import (
 	"flag"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Naive is the runner's "naive" command (chapter 1).
@@ -15,7 +16,7 @@ var Naive = cli.Command{
 	Name:    "naive",
 	Summary: "two worker processes read-then-write a claim on msg-1: both believe they own it",
 	New:     func(fs *flag.FlagSet) cli.Experiment { return &naiveExperiment{newRaceFlags(fs)} },
-	Roles:   []cli.Role{workerRole},
+	Roles:   []worker.Role{workerRole},
 }
 
 type naiveExperiment struct{ *raceFlags }
@@ -43,17 +44,17 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	names := []string{workerA, workerB}
-	kids, err := startWorkers(ctx, env.Dir, names)
+	crew, err := startWorkers(ctx, env.Dir, names)
 	if err != nil {
 		return nil, err
 	}
-	defer stopAll(kids)
+	defer crew.Stop()
 
 	res := naiveResult{Command: "naive"}
 	// Handshake 1: every worker reads, and reports what it saw, before any
 	// worker is allowed to write.
-	for i, c := range kids {
-		rep, err := ask(c, request{Op: "read", ID: "msg-1"})
+	for i := range names {
+		rep, err := worker.Ask[reply](crew.Member(i), request{Op: "read", ID: "msg-1"})
 		if err != nil {
 			return nil, err
 		}
@@ -62,11 +63,11 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		})
 	}
 	// Handshake 2: each worker that decided to claim writes, in turn.
-	for i, c := range kids {
+	for i := range names {
 		if !res.Workers[i].DecidedToClaim {
 			continue
 		}
-		rep, err := ask(c, request{Op: "naive-write", ID: "msg-1"})
+		rep, err := worker.Ask[reply](crew.Member(i), request{Op: "naive-write", ID: "msg-1"})
 		if err != nil {
 			return nil, err
 		}
@@ -75,7 +76,7 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 			res.Believers++
 		}
 	}
-	if err := waitAll(kids); err != nil {
+	if err := crew.Wait(); err != nil {
 		return nil, err
 	}
 	msg, err := readMessage(ctx, env.Dir, "msg-1")

@@ -27,7 +27,9 @@ type raceResult struct {
 
 // race runs the race: each round every worker is sent op on the round's
 // message at once (the only synchronisation is that the round starts for
-// all of them together), and the round's believers are counted.
+// all of them together), and the round's believers are counted. Who is
+// the owner on disk is read once every round has been run, so that the
+// rounds follow each other as closely as the workers allow.
 func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (raceResult, error) {
 	res := raceResult{Command: command, Mode: "race", Processes: f.processes, Rounds: f.rounds}
 	db, err := openLedger(ctx, env.Dir)
@@ -46,45 +48,52 @@ func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (r
 	for i := range names {
 		names[i] = fmt.Sprintf("worker-%d", i+1)
 	}
-	kids, err := startWorkers(ctx, env.Dir, names)
+	crew, err := startWorkers(ctx, env.Dir, names)
 	if err != nil {
 		return res, err
 	}
-	defer stopAll(kids)
+	defer crew.Stop()
 
+	believers := make([]map[string]bool, f.rounds+1) // by round
 	for r := 1; r <= f.rounds; r++ {
-		id := roundMessage(r)
-		for _, c := range kids {
-			if err := c.Send(request{Op: op, ID: id}); err != nil {
+		req := request{Op: op, ID: roundMessage(r)}
+		for i := range names {
+			if err := crew.Member(i).Send(req); err != nil {
 				return res, err
 			}
 		}
-		believers := map[string]bool{}
-		for i, c := range kids {
+		believers[r] = map[string]bool{}
+		for i, name := range names {
 			var rep reply
-			if err := c.Recv(&rep); err != nil {
+			if err := crew.Member(i).Recv(&rep); err != nil {
 				return res, err
 			}
 			if rep.Believes {
-				believers[names[i]] = true
+				believers[r][name] = true
 			}
 		}
-		msg, err := box.Get(ctx, id)
+	}
+	if err := crew.Wait(); err != nil {
+		return res, err
+	}
+
+	for r := 1; r <= f.rounds; r++ {
+		msg, err := box.Get(ctx, roundMessage(r))
 		if err != nil {
 			return res, err
 		}
-		switch n := len(believers); {
+		switch n := len(believers[r]); {
 		case n == 1:
 			res.RoundsWithOneOwner++
 		case n > 1:
 			res.RoundsWithSeveralBelievers++
 		}
-		res.MaxBelievers = max(res.MaxBelievers, len(believers))
-		if !believers[msg.Owner] {
+		res.MaxBelievers = max(res.MaxBelievers, len(believers[r]))
+		if !believers[r][msg.Owner] {
 			res.RoundsOwnerNotABeliever++
 		}
 	}
-	return res, waitAll(kids)
+	return res, nil
 }
 
 func roundMessage(r int) string { return fmt.Sprintf("msg-r%d", r) }

@@ -6,11 +6,11 @@ package mailboxlab
 import (
 	"context"
 	"flag"
-	"fmt"
 	"path/filepath"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 var (
@@ -28,10 +28,10 @@ type raceFlags struct {
 }
 
 func newRaceFlags(fs *flag.FlagSet) *raceFlags {
-	f := &raceFlags{fs: fs}
+	f := &raceFlags{fs: fs, processes: 8, rounds: 100}
 	fs.BoolVar(&f.race, "race", false, "let --processes workers race on a fresh message each round, with no handshake")
-	fs.IntVar(&f.processes, "processes", 8, "with --race: how many worker processes, `N` from 2 to 16")
-	fs.IntVar(&f.rounds, "rounds", 100, "with --race: how many rounds, `R` from 1 to 10000")
+	processesFlag.Var(fs, &f.processes, "with --race: how many worker processes, `N` from 2 to 16")
+	roundsFlag.Var(fs, &f.rounds, "with --race: how many rounds, `R` from 1 to 10000")
 	return f
 }
 
@@ -48,54 +48,15 @@ func (f *raceFlags) Validate() error {
 }
 
 // startWorkers starts one mailbox worker process per name, each with its
-// own connection to the ledger in dir. On error it stops the ones it
-// started; otherwise the caller must stop them all.
-func startWorkers(ctx context.Context, dir string, names []string) ([]*cli.Child, error) {
+// own connection to the ledger in dir, numbered in the order of names.
+// The caller must stop or wait for the crew on every path.
+func startWorkers(ctx context.Context, dir string, names []string) (*worker.Crew, error) {
 	ledger := filepath.Join(dir, ledgerFile)
-	var kids []*cli.Child
-	for _, name := range names {
-		c, err := cli.StartChild(ctx, workerRole.Name, ledger, name)
-		if err != nil {
-			stopAll(kids)
-			return nil, err
-		}
-		kids = append(kids, c)
+	args := make([][]string, len(names))
+	for i, name := range names {
+		args[i] = []string{ledger, name}
 	}
-	return kids, nil
-}
-
-func stopAll(kids []*cli.Child) {
-	for _, c := range kids {
-		c.Stop()
-	}
-}
-
-// waitAll lets every worker exit by itself and reports the first that did
-// not exit cleanly.
-func waitAll(kids []*cli.Child) error {
-	var first error
-	for _, c := range kids {
-		exit, err := c.Wait()
-		if err == nil && exit.Code != 0 {
-			err = fmt.Errorf("worker %d exited with status %d", c.Pid, exit.Code)
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return first
-}
-
-// ask sends req to a worker and returns its reply.
-func ask(c *cli.Child, req request) (reply, error) {
-	if err := c.Send(req); err != nil {
-		return reply{}, err
-	}
-	var rep reply
-	if err := c.Recv(&rep); err != nil {
-		return reply{}, err
-	}
-	return rep, nil
+	return worker.StartCrew(ctx, worker.Start, workerRole, args)
 }
 
 // addMessage stores one NEW message in the ledger.

@@ -7,19 +7,18 @@ package mailboxlab
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // workerRole is started with two arguments: the ledger path and the
 // worker's name.
-var workerRole = cli.Role{Name: "mailbox-worker", Run: runWorker}
+var workerRole = worker.Role{Name: "mailbox-worker", Run: runWorker}
 
 // request is what the coordinator asks a worker to do.
 type request struct {
@@ -34,10 +33,10 @@ type reply struct {
 	State    string `json:"state,omitempty"`    // read: the state the worker saw
 	Believes bool   `json:"believes,omitempty"` // the worker now believes it owns the message
 	Token    int64  `json:"token,omitempty"`
-	outcome
+	cli.Outcome
 }
 
-func runWorker(ctx context.Context, args []string, link *cli.Link) error {
+func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	if len(args) != 2 {
 		return fmt.Errorf("want arguments LEDGER WORKER, got %q", args)
 	}
@@ -46,34 +45,26 @@ func runWorker(ctx context.Context, args []string, link *cli.Link) error {
 		return err
 	}
 	defer db.Close()
-	w := &worker{db: db, name: args[1], box: mailbox.Open(db, noClock, mailbox.NoLease)}
-	for {
-		var req request
-		err := link.Recv(&req)
-		if errors.Is(err, io.EOF) {
-			return nil // the coordinator is done with us
-		}
-		if err != nil {
-			return err
-		}
+	w := &claimant{db: db, name: args[1], box: mailbox.Open(db, noClock, mailbox.NoLease)}
+	return worker.Serve(link, func(req request) (reply, error) {
 		rep, err := w.do(ctx, req)
 		if err != nil {
-			return fmt.Errorf("%s %s: %w", req.Op, req.ID, err)
+			return rep, fmt.Errorf("%s %s: %w", req.Op, req.ID, err)
 		}
 		rep.Pid = os.Getpid()
-		if err := link.Send(rep); err != nil {
-			return err
-		}
-	}
+		return rep, nil
+	})
 }
 
-type worker struct {
+// claimant is one worker process's side of the mailbox: its name and its
+// own connection to the ledger.
+type claimant struct {
 	db   *sqlitedb.DB
 	name string
 	box  *mailbox.Mailbox
 }
 
-func (w *worker) do(ctx context.Context, req request) (reply, error) {
+func (w *claimant) do(ctx context.Context, req request) (reply, error) {
 	switch req.Op {
 	case "read":
 		state, err := naiveRead(ctx, w.db, req.ID)
@@ -93,10 +84,10 @@ func (w *worker) do(ctx context.Context, req request) (reply, error) {
 	case "claim":
 		c, err := w.box.Claim(ctx, req.ID, w.name)
 		out, err := outcomeOf("claimed", err)
-		return reply{Token: c.Token, Believes: out.Result == "claimed", outcome: out}, err
+		return reply{Token: c.Token, Believes: out.Result == "claimed", Outcome: out}, err
 	case "complete":
 		out, err := outcomeOf("completed", w.box.Complete(ctx, req.ID, w.name, req.Token))
-		return reply{outcome: out}, err
+		return reply{Outcome: out}, err
 	}
 	return reply{}, fmt.Errorf("unknown request %q", req.Op)
 }

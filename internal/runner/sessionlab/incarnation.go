@@ -58,16 +58,11 @@ type claimEvent struct {
 	HostLeaseExpiresAt int64  `json:"host_lease_expires_at"`
 }
 
-type outcome struct {
-	Result string `json:"result"` // committed or refused
-	Reason string `json:"reason,omitempty"`
-}
-
 type finishEvent struct {
 	Minute      int64  `json:"minute"`
 	Host        string `json:"host"`
 	Incarnation int64  `json:"incarnation"`
-	outcome
+	cli.Outcome
 }
 
 type committed struct {
@@ -87,7 +82,7 @@ type rehost struct {
 type oldCallback struct {
 	Minute      int64 `json:"minute"`
 	Incarnation int64 `json:"incarnation"`
-	outcome
+	cli.Outcome
 }
 
 type expired struct {
@@ -96,7 +91,7 @@ type expired struct {
 	Incarnation           int64  `json:"incarnation"`
 	SessionLeaseExpiredAt int64  `json:"session_lease_expired_at"`
 	HostLeaseExpiresAt    int64  `json:"host_lease_expires_at"`
-	outcome
+	cli.Outcome
 }
 
 // kiosk is one host: its own connection to the ledger.
@@ -151,7 +146,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Finishes = append(res.Finishes, finishEvent{Minute: 22, Host: k.name, Incarnation: claims[i].Incarnation, outcome: out})
+		res.Finishes = append(res.Finishes, finishEvent{Minute: 22, Host: k.name, Incarnation: claims[i].Incarnation, Outcome: out})
 	}
 
 	// Minute 30: operations restart the session on kiosk-a. Minute 31: the
@@ -168,7 +163,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Rehost.OldCallback = oldCallback{Minute: 31, Incarnation: claims[0].Incarnation, outcome: out}
+	res.Rehost.OldCallback = oldCallback{Minute: 31, Incarnation: claims[0].Incarnation, Outcome: out}
 
 	// Minute 50: kiosk-a is alive (it renews its host lease) but its
 	// session lease ran out at minute 45, and nobody took the session
@@ -183,7 +178,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	res.ExpiredWithoutTakeover = expired{Minute: 50, Host: kioskA, Incarnation: again.Incarnation,
-		SessionLeaseExpiredAt: again.ExpiresAt, HostLeaseExpiresAt: hostUntil, outcome: out}
+		SessionLeaseExpiredAt: again.ExpiresAt, HostLeaseExpiresAt: hostUntil, Outcome: out}
 
 	done, err := a.store.Completions(ctx, sessionID)
 	if err != nil {
@@ -216,13 +211,6 @@ func claim(ctx context.Context, k kiosk) (claimEvent, session.Claim, error) {
 
 // finish presents c to FinishSession through k's connection and describes
 // the answer.
-func finish(ctx context.Context, k kiosk, c session.Claim, result string) (outcome, error) {
-	err := k.store.FinishSession(ctx, c, result)
-	if err == nil {
-		return outcome{Result: "committed"}, nil
-	}
-	if reason, ok := session.ReasonOf(err); ok {
-		return outcome{Result: "refused", Reason: string(reason)}, nil
-	}
-	return outcome{}, err
+func finish(ctx context.Context, k kiosk, c session.Claim, result string) (cli.Outcome, error) {
+	return cli.OutcomeOf("committed", k.store.FinishSession(ctx, c, result), session.ReasonOf)
 }

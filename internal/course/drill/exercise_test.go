@@ -1,0 +1,414 @@
+package drill
+
+// Tests of the exercise commands on the fixture module: each kind's start,
+// verify (passing and failing), hint levels and reset, and watch.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/fs"
+
+	"github.com/fencelab/fencelab/internal/course/exercise"
+)
+
+// The fixture's exercises, all in chapter ch03_green.
+const (
+	greenTests = "chapters/ch03_green/green_test.go"
+	learner    = "chapters/ch03_green/learner_test_ceiling_test.go"
+)
+
+// writeFile writes data to rel under root.
+func writeFile(t *testing.T, root, rel, data string) {
+	t.Helper()
+	assert.NilError(t, os.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(data), 0o644))
+}
+
+// readFile returns the contents of rel under root.
+func readFile(t *testing.T, root, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	assert.NilError(t, err)
+	return string(data)
+}
+
+// withoutState removes drill's state folder, so a tree can be compared
+// with the shipped one: the state is the learner's, not the course's.
+func withoutState(t *testing.T, root string) {
+	t.Helper()
+	assert.NilError(t, os.RemoveAll(filepath.Join(root, StateDir)))
+}
+
+// progressOf returns the fixture learner's progress.
+func progressOf(t *testing.T, root string) exercise.Summary {
+	t.Helper()
+	code, stdout, stderr := runTool(t, root, "progress", "--json")
+	assert.Assert(t, cmp.Equal(code, 0), "progress: %s", stderr)
+	var s exercise.Summary
+	assert.NilError(t, json.Unmarshal([]byte(stdout), &s))
+	return s
+}
+
+func TestExercisesListsEveryExerciseWithItsKindAndStatus(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := runTool(t, fixtureRoot(t), "exercises", "--json")
+	assert.Assert(t, cmp.Equal(code, 0), "stderr: %s", stderr)
+	var got []exerciseEntry
+	assert.NilError(t, json.Unmarshal([]byte(stdout), &got))
+	assert.DeepEqual(t, got, []exerciseEntry{
+		{Name: "fix-ceiling", Chapter: "ch03_green", Kind: exercise.Fix, Status: exercise.Todo},
+		{Name: "test-ceiling", Chapter: "ch03_green", Kind: exercise.Test, Status: exercise.Todo},
+		{Name: "build-add", Chapter: "ch03_green", Kind: exercise.Build, Status: exercise.Todo},
+	})
+
+	code, stdout, _ = runTool(t, fixtureRoot(t), "exercises", "ch03")
+	assert.Assert(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(stdout, "  fix-ceiling   fix    todo  Find why the counter passes its ceiling, and repair it.\n"))
+	assert.Check(t, cmp.Contains(stdout, "0 of 3 done."))
+}
+
+func TestFixExerciseStartsRedHintsAndIsDoneOnceRepaired(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	root := committedFixture(t)
+	shipped := snapshot(t, root)
+	original := readTarget(t, root)
+
+	code, stdout, stderr := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	assert.Check(t, cmp.Len(strings.Split(strings.TrimSpace(stdout), "\n"), 3), "start says what to do in three lines:\n%s", stdout)
+	assert.Check(t, cmp.Contains(readTarget(t, root), "if false {"), "start must hide the fault in the working tree")
+
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1), "verify while the fault is there must fail")
+	assert.Check(t, cmp.Contains(stdout, "--- FAIL: TestCeilingHolds\n    green_test.go:16: second Add on a ceiling of 1 = <nil>; want ErrFull\n"))
+	assert.Check(t, cmp.Contains(stdout, "fix-ceiling: not done: the ch03_green tests fail: TestCeilingHolds\n"))
+	assert.Check(t, len(strings.Split(stdout, "\n")) <= 30, "verify says it in at most 30 lines:\n%s", stdout)
+
+	hints := []string{
+		"Hint 1 of 3 for fix-ceiling:\nThe property at stake: Add refuses to count past the ceiling.\n",
+		"Hint 2 of 3 for fix-ceiling:\nThe fault is in internal/counter/counter.go, in Counter.Add.\n",
+		"Hint 3 of 3 for fix-ceiling:\nLook at lines 20-20 of internal/counter/counter.go:\n   20      if false {\n",
+		"Hint 3 of 3 for fix-ceiling:\nLook at lines 20-20 of internal/counter/counter.go:\n   20      if false {\n",
+	}
+	for i, want := range hints {
+		code, stdout, stderr := runTool(t, root, "hint")
+		assert.Check(t, cmp.Equal(code, 0), "hint %d: %s", i+1, stderr)
+		assert.Check(t, strings.HasPrefix(stdout, want), "hint %d:\n%s\nwant it to start:\n%s", i+1, stdout, want)
+	}
+
+	writeFile(t, root, target, original) // the reference repair
+	code, stdout, stderr = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 0), "verify after the repair: %s%s", stdout, stderr)
+	assert.Check(t, cmp.Contains(stdout, "fix-ceiling: done: the ch03_green tests pass"))
+	assert.Check(t, cmp.Contains(stdout, "Next: go run ./tools/drill start test-ceiling"))
+	p := progressOf(t, root)
+	assert.Check(t, cmp.Equal(p.Done, 1))
+	assert.Check(t, cmp.Equal(p.Hints, 3), "the hints used are recorded")
+
+	code, stdout, stderr = runTool(t, root, "reset", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 0), "reset: %s", stderr)
+	assert.Check(t, cmp.Equal(stdout, "reset fix-ceiling: the files it changed are as shipped again\n"), "nothing to keep aside after a repair that matches the shipped code")
+	assert.Check(t, cmp.Equal(progressOf(t, root).Done, 1), "reset keeps the record of an exercise done")
+	withoutState(t, root)
+	assert.Assert(t, fs.Equal(root, shipped), "start, repair, verify and reset must leave the shipped tree byte for byte")
+}
+
+func TestFixExerciseRefusesARepairThatHidesAWeakening(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	root := committedFixture(t)
+	code, _, stderr := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+
+	// Green, but with the ceiling checked twice: the catalog's mistake
+	// (dropping the check) goes unseen by the chapter's tests.
+	twice := strings.Replace(readTarget(t, root), "\tif false {\n", "\tif c.n+1 > c.ceiling {\n\t\treturn ErrFull\n\t}\n\tif c.n >= c.ceiling {\n", 1)
+	writeFile(t, root, target, twice)
+	code, stdout, _ := runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1), "a green chapter whose weakening survives is not done:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "fix-ceiling: not done: the chapter is green, but its tests no longer catch weakening ceiling-ignored: Add never looks at the ceiling.\n"))
+
+	// A different repair that is correct counts, though the weakening no
+	// longer applies to it.
+	other := strings.Replace(readTarget(t, root), "\tif c.n+1 > c.ceiling {\n\t\treturn ErrFull\n\t}\n\tif c.n >= c.ceiling {\n", "\tif c.ceiling <= c.n {\n", 1)
+	writeFile(t, root, target, other)
+	code, stdout, _ = runTool(t, root, "verify", "-v")
+	assert.Check(t, cmp.Equal(code, 0), "a different correct repair counts:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "note: weakening ceiling-ignored does not apply to your code"))
+
+	code, stdout, _ = runTool(t, root, "reset", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 0))
+	aside := strings.TrimPrefix(strings.Split(stdout, "\n")[0], "kept your work aside: ")
+	assert.Check(t, cmp.Equal(readFile(t, root, aside), other), "reset must keep the learner's repair aside, in the file it names")
+}
+
+func TestTestExerciseGradesTheLearnersTestAgainstWheatAndChaffs(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	root := committedFixture(t)
+	shipped := snapshot(t, root)
+	shippedTests := readFile(t, root, greenTests)
+
+	code, stdout, stderr := runTool(t, root, "start", "test-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	assert.Check(t, cmp.Len(strings.Split(strings.TrimSpace(stdout), "\n"), 3), "start says what to do in three lines:\n%s", stdout)
+	assert.Check(t, !strings.Contains(readFile(t, root, greenTests), "TestCeilingHolds"), "the chapter's test of the property is withheld")
+	assert.Check(t, cmp.Contains(readFile(t, root, learner), "func TestLearnerCeiling(t *testing.T) {"))
+
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stdout, "not written yet: Add at the ceiling returns ErrFull and does not count."))
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: your test fails against the shipped mechanism"))
+
+	hints := []string{
+		"The property at stake: Add at the ceiling returns ErrFull and does not count.",
+		"The property is decided by Counter.Add in internal/counter/counter.go",
+		"The decision is made at lines 20-20 of internal/counter/counter.go",
+	}
+	for i, want := range hints {
+		_, stdout, _ := runTool(t, root, "hint", "test-ceiling")
+		assert.Check(t, cmp.Contains(stdout, want), "hint %d", i+1)
+	}
+
+	e := loadFixtureExercise(t, "test-ceiling")
+	writeFile(t, root, learner, e.Weak)
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: your tests pass on the shipped mechanism but catch 0 of 2 chaffs (0%)"))
+	assert.Check(t, cmp.Contains(stdout, "  - Add refuses at the ceiling\n  - the ceiling itself is refused, not only what lies past it\n"),
+		"each missed chaff is named by the property it breaks:\n%s", stdout)
+	assert.Check(t, !strings.Contains(stdout, "if false"), "a missed chaff is never shown as its diff")
+
+	writeFile(t, root, learner, `package greenchapter
+
+import (
+	"errors"
+	"testing"
+
+	"example.com/drillfixture/internal/counter"
+)
+
+func TestLearnerCeiling(t *testing.T) {
+	c := counter.New(1)
+	c.Add()
+	c.Add()
+	if err := c.Add(); !errors.Is(err, counter.ErrFull) {
+		t.Errorf("third Add on a ceiling of 1 = %v; want ErrFull", err)
+	}
+}
+`)
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stdout, "catch 1 of 2 chaffs (50%)"), stdout)
+	assert.Check(t, cmp.Equal(progressOf(t, root).Chapters[0].Tests[0], exercise.TestScore{Name: "test-ceiling", Caught: 1, Chaffs: 2, Percent: 50}))
+
+	writeFile(t, root, learner, referenceOf(t, shippedTests))
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1), "a learner test named like the withheld one would clash with it once it comes back")
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: TestCeilingHolds is the name of the chapter's own test"))
+
+	writeFile(t, root, learner, strings.ReplaceAll(referenceOf(t, shippedTests), "TestCeilingHolds", "TestMyCeilingHolds"))
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 0), "the chapter's own test is a full score:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: done: your tests pass on the shipped mechanism and catch all 2 chaffs."))
+	assert.Check(t, cmp.Equal(readFile(t, root, greenTests), shippedTests), "once done, the withheld test goes back to the chapter")
+
+	code, stdout, _ = runTool(t, root, "reset", "test-ceiling")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(stdout, "kept your work aside: .drill/aside/test-ceiling-"))
+	withoutState(t, root)
+	assert.Assert(t, fs.Equal(root, shipped), "reset must leave the shipped tree byte for byte")
+}
+
+// referenceOf turns the fixture chapter's test file into a learner file
+// holding its test: the reference solution.
+func referenceOf(t *testing.T, tests string) string {
+	t.Helper()
+	i := strings.Index(tests, "import (")
+	assert.Assert(t, i > 0)
+	return "package greenchapter\n\n" + tests[i:]
+}
+
+// loadFixtureExercise returns the fixture's exercise called name.
+func loadFixtureExercise(t *testing.T, name string) *exercise.Exercise {
+	t.Helper()
+	set, err := (&Tool{Root: fixtureRoot(t)}).exerciseSet()
+	assert.NilError(t, err)
+	e, ok := set.Lookup(name)
+	assert.Assert(t, ok, "no exercise %s in the fixture: %v", name, set.Broken)
+	return e
+}
+
+func TestBuildExerciseStubsTheFunctionAndIsDoneOnceWritten(t *testing.T) {
+	slow(t)
+	t.Parallel()
+	root := committedFixture(t)
+	shipped := snapshot(t, root)
+	original := readTarget(t, root)
+
+	code, stdout, stderr := runTool(t, root, "start", "build-add")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	assert.Check(t, cmp.Contains(stdout, "Started build-add: Counter.Add in internal/counter/counter.go is now a stub"))
+	stub := readTarget(t, root)
+	assert.Check(t, cmp.Contains(stub, "func (c *Counter) Add() error {\n\treturn errors.New(\"counter: Add is yours to write (exercise build-add)\")\n}\n"))
+	assert.Check(t, cmp.Contains(stub, "// Add counts one more, or returns ErrFull at the ceiling."), "the doc comment stays: it is the contract")
+
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stdout, "yours to write"), "the stub fails clearly:\n%s", stdout)
+
+	_, stdout, _ = runTool(t, root, "hint")
+	_, stdout2, _ := runTool(t, root, "hint")
+	_, stdout3, _ := runTool(t, root, "hint")
+	assert.Check(t, cmp.Contains(stdout, "The property at stake: Add counts one more"))
+	assert.Check(t, cmp.Contains(stdout2, "Write the body of Counter.Add in internal/counter/counter.go."))
+	assert.Check(t, cmp.Contains(stdout3, `Lines 6-9 of chapters/ch03_green/README.md ("The ceiling") say what it must do.`))
+
+	noCeiling := strings.Replace(stub, "\treturn errors.New(\"counter: Add is yours to write (exercise build-add)\")\n", "\tc.n++\n\treturn nil\n", 1)
+	writeFile(t, root, target, noCeiling)
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1), "an Add that ignores the ceiling is not done:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "want ErrFull"))
+
+	writeFile(t, root, target, original)
+	code, stdout, _ = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 0), "the shipped body is done:\n%s", stdout)
+
+	code, _, _ = runTool(t, root, "reset", "build-add")
+	assert.Check(t, cmp.Equal(code, 0))
+	withoutState(t, root)
+	assert.Assert(t, fs.Equal(root, shipped), "reset must leave the shipped tree byte for byte")
+}
+
+func TestStartRefusesUncommittedChangesAndASecondExercise(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	before := readTarget(t, root)
+	writeFile(t, root, target, before+"\n// the learner's note\n")
+	code, _, stderr := runTool(t, root, "start", "build-add")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stderr, "drill start: drill: file has uncommitted changes: M internal/counter/counter.go"))
+	writeFile(t, root, target, before)
+
+	code, _, stderr = runTool(t, root, "start", "build-add")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	code, _, stderr = runTool(t, root, "start", "test-ceiling")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stderr, "another exercise is started: build-add"))
+	code, _, stderr = runTool(t, root, "check")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(stderr, "exercise build-add is started"))
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// waitFor waits until buf holds want, for at most d.
+func waitFor(t *testing.T, buf *syncBuffer, want string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(buf.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for %q; output so far:\n%s", d, want, buf.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestWatchGradesOnSaveAndLeavesNothingBehind runs alone: it points
+// TMPDIR at a folder of its own to see that watch removes every scratch
+// file it made.
+func TestWatchGradesOnSaveAndLeavesNothingBehind(t *testing.T) {
+	slow(t)
+	scratch := t.TempDir()
+	t.Setenv("TMPDIR", scratch)
+	root := committedFixture(t)
+	original := readTarget(t, root)
+	code, _, stderr := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+
+	var out syncBuffer
+	tool := &Tool{Root: root, Stdout: &out, Stderr: &out, Timeout: fixtureTimeout}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	exit := make(chan int, 1)
+	go func() { exit <- tool.Run(ctx, []string{"watch"}) }()
+
+	waitFor(t, &out, "fix-ceiling: not done", time.Minute)
+	saved := time.Now()
+	writeFile(t, root, target, original)
+	waitFor(t, &out, "fix-ceiling: done", time.Minute)
+	t.Logf("from save to watch verdict: %.1fs", time.Since(saved).Seconds())
+	select {
+	case code := <-exit:
+		assert.Check(t, cmp.Equal(code, 0), "watch stops with 0 once the exercise is done")
+	case <-time.After(time.Minute):
+		t.Fatal("watch did not stop once the exercise was done")
+	}
+	assert.Check(t, cmp.Contains(out.String(), "--- saved internal/counter/counter.go\n"))
+
+	// Ctrl-C in the middle of a grading: watch stops, and no go command
+	// and no scratch file outlives it.
+	code, _, _ = runTool(t, root, "reset", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0))
+	code, _, stderr = runTool(t, root, "start", "build-add")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	var out2 syncBuffer
+	tool = &Tool{Root: root, Stdout: &out2, Stderr: &out2, Timeout: fixtureTimeout}
+	ctx2, interrupt := context.WithCancel(t.Context())
+	go func() { exit <- tool.Run(ctx2, []string{"watch"}) }()
+	waitFor(t, &out2, "build-add: not done", time.Minute)
+	writeFile(t, root, target, original+"\n")
+	waitFor(t, &out2, "--- saved internal/counter/counter.go", time.Minute)
+	interrupt()
+	select {
+	case code := <-exit:
+		assert.Check(t, cmp.Equal(code, 0), "Ctrl-C stops watch with 0")
+	case <-time.After(30 * time.Second):
+		t.Fatal("watch did not stop at Ctrl-C")
+	}
+	left, err := os.ReadDir(scratch)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(left, 0), "watch left scratch files behind: %v", left)
+}
+
+func TestShowHidesTheFaultOfTheStartedExercise(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	code, stdout, _ := runTool(t, root, "show", "ceiling-ignored")
+	assert.Assert(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(stdout, "+\tif false {"), "before any exercise, show gives the edit")
+
+	code, _, stderr := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
+	code, stdout, _ = runTool(t, root, "show", "ceiling-ignored")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, !strings.Contains(stdout, "if false"), "show gives away the hidden fault of a started exercise:\n%s", stdout)
+	assert.Check(t, !strings.Contains(stdout, "Add never looks at the ceiling"), "show gives away the fault's summary:\n%s", stdout)
+	assert.Check(t, cmp.Contains(stdout, "Hidden while exercise fix-ceiling is started"))
+}

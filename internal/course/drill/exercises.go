@@ -1,0 +1,126 @@
+package drill
+
+// This file is `drill exercises`: every exercise with its kind and status,
+// and the lookups the other exercise commands share.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fencelab/fencelab/internal/course/exercise"
+)
+
+// exerciseEntry is one line of `drill exercises --json`.
+type exerciseEntry struct {
+	Name    string          `json:"name"`
+	Chapter string          `json:"chapter"`
+	Kind    exercise.Kind   `json:"kind"`
+	Status  exercise.Status `json:"status"`
+}
+
+// exercisesCmd runs `drill exercises [CHAPTER] [--json]`.
+func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
+	fs := flag.NewFlagSet("exercises", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, `print [{"name", "chapter", "kind", "status"}] instead of a table`)
+	names, err := parseArgs(fs, args, "[CHAPTER] [--json]",
+		"Lists the exercises, chapter by chapter, with their kind (fix, test, build) and your\n"+
+			"status (todo, started, done).", t.Stderr)
+	if err != nil {
+		return err
+	}
+	if len(names) > 1 {
+		return usagef("want at most one chapter, got %d: %s", len(names), strings.Join(names, " "))
+	}
+	set, err := t.exerciseSet()
+	if err != nil {
+		return err
+	}
+	chapters, err := pickChapters(set.Catalog, names)
+	if err != nil {
+		return err
+	}
+	prog, err := exercise.LoadProgress(set.Root)
+	if err != nil {
+		return err
+	}
+	entries := []exerciseEntry{}
+	for _, ch := range chapters {
+		for _, e := range set.InChapter(ch.Name) {
+			entries = append(entries, exerciseEntry{Name: e.Name, Chapter: e.Chapter, Kind: e.Kind, Status: prog.Status(e.Name)})
+		}
+	}
+	if *asJSON {
+		return writeJSON(t.Stdout, entries)
+	}
+	tw := tabwriter.NewWriter(t.Stdout, 0, 4, 2, ' ', 0)
+	done, chapter := 0, ""
+	for _, en := range entries {
+		if en.Chapter != chapter {
+			chapter = en.Chapter
+			fmt.Fprintf(tw, "%s\n", chapter)
+		}
+		e, _ := set.Lookup(en.Name)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", en.Name, en.Kind, en.Status, e.Summary)
+		if en.Status == exercise.Done {
+			done++
+		}
+	}
+	tw.Flush()
+	for _, b := range set.Broken {
+		fmt.Fprintf(t.Stdout, "  %s: unusable: %v\n", b.Name, b.Err)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(t.Stdout, "no exercises yet (no chapters/*/exercises/*.txtar)")
+		return nil
+	}
+	fmt.Fprintf(t.Stdout, "\n%d of %d done. Begin one with 'go run ./tools/drill start NAME'.\n", done, len(entries))
+	return nil
+}
+
+// exerciseSet loads the module's catalog and its exercises.
+func (t *Tool) exerciseSet() (*exercise.Set, error) {
+	_, cat, err := t.catalog()
+	if err != nil {
+		return nil, err
+	}
+	return exercise.Load(cat)
+}
+
+// exerciseNamed returns the set and the exercise args names. With no
+// name, and if optional, it is the current exercise (the one started
+// last).
+func (t *Tool) exerciseNamed(cmd string, args []string, optional bool) (*exercise.Set, *exercise.Exercise, error) {
+	if len(args) > 1 || len(args) == 0 && !optional {
+		return nil, nil, usagef("want exactly one exercise name, as in 'go run ./tools/drill %s NAME' (names: go run ./tools/drill exercises)", cmd)
+	}
+	set, err := t.exerciseSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	name := ""
+	if len(args) == 1 {
+		name = args[0]
+	} else {
+		prog, err := exercise.LoadProgress(set.Root)
+		if err != nil {
+			return nil, nil, err
+		}
+		if name = prog.Current; name == "" {
+			return nil, nil, fmt.Errorf("no exercise started; begin one with 'go run ./tools/drill start NAME' (names: go run ./tools/drill exercises)")
+		}
+	}
+	if e, ok := set.Lookup(name); ok {
+		return set, e, nil
+	}
+	if b, ok := set.LookupBroken(name); ok {
+		return nil, nil, fmt.Errorf("%s cannot be used: %w", name, b.Err)
+	}
+	return nil, nil, usagef("unknown exercise %q: run 'go run ./tools/drill exercises' for the names", name)
+}
+
+// startedExercise returns the exercise that is started and not done, if
+// any: its chapter is red on purpose.
+func startedExercise(root string) (string, bool, error) { return exercise.Active(root) }

@@ -1,0 +1,157 @@
+package exercise_test
+
+// The repository's proof of every exercise, run on a copy of the module
+// so the working tree is never touched: each exercise starts red for the
+// reason it states; its reference repair (the shipped code) makes it done;
+// a test exercise's reference tests (the chapter's own, withheld) score
+// 100% while its deliberately weak tests score below; and reset leaves the
+// copy byte for byte as shipped. It runs the go command many times, so it
+// runs only with -proof (make exercises).
+
+import (
+	"flag"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/drill"
+	"github.com/fencelab/fencelab/internal/course/exercise"
+	"github.com/fencelab/fencelab/internal/course/weakening"
+)
+
+var (
+	proof     = flag.Bool("proof", false, "prove every exercise of the repository on a copy of it (slow: runs go test many times)")
+	proofOnly = flag.String("proof.run", "", "prove only the exercises whose name contains this")
+)
+
+// copyModule copies what the chapters' tests need of the module at root
+// into a fresh folder and returns it.
+func copyModule(t *testing.T, root string) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum", "chapters", "internal", "testdata"} {
+		src := filepath.Join(root, name)
+		info, err := os.Stat(src)
+		assert.NilError(t, err)
+		if !info.IsDir() {
+			data, err := os.ReadFile(src)
+			assert.NilError(t, err)
+			assert.NilError(t, os.WriteFile(filepath.Join(dst, name), data, 0o644))
+			continue
+		}
+		assert.NilError(t, os.CopyFS(filepath.Join(dst, name), os.DirFS(src)))
+	}
+	return dst
+}
+
+// digests returns the digest of every file under root, drill's state
+// folder aside.
+func digests(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == exercise.StateDir {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = exercise.Digest(data)
+		return nil
+	})
+	assert.NilError(t, err)
+	return out
+}
+
+func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
+	if !*proof {
+		t.Skip("the full proof of every exercise runs with -proof (make exercises)")
+	}
+	repo, err := drill.FindRoot(".")
+	assert.NilError(t, err)
+	root := copyModule(t, repo)
+	cat, err := weakening.Load(root)
+	assert.NilError(t, err)
+	set, err := exercise.Load(cat)
+	assert.NilError(t, err)
+	for _, b := range set.Broken {
+		t.Errorf("%s: %v", b.Path, b.Err)
+	}
+	r, err := (&drill.Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}).Runner()
+	assert.NilError(t, err)
+	opts := exercise.Options{Jobs: 2}
+	shipped := digests(t, root)
+
+	for _, e := range set.Exercises {
+		if !strings.Contains(e.Name, *proofOnly) {
+			continue
+		}
+		t.Run(e.Name, func(t *testing.T) {
+			start := time.Now()
+			var reference []byte
+			if e.Kind == exercise.Test {
+				reference, err = e.Reference(root)
+				assert.NilError(t, err)
+			}
+			w, err := exercise.Start(t.Context(), set, e, nil)
+			assert.NilError(t, err, "start")
+			defer func() {
+				_, err := exercise.Reset(set, e)
+				assert.NilError(t, err, "reset")
+				assert.DeepEqual(t, digests(t, root), shipped)
+				t.Logf("%s: proved in %.0fs", e.Name, time.Since(start).Seconds())
+			}()
+
+			red, err := exercise.Verify(t.Context(), set, r, e, opts)
+			assert.NilError(t, err, "verify after start")
+			assert.Assert(t, !red.Done, "%s is done as soon as it starts", e.Name)
+			assert.Check(t, red.Matches(), "%s starts red, but not for its stated reason /%s/: %s\n%s", e.Name, e.Expect, red.Reason, red.Message+red.Output)
+
+			switch e.Kind {
+			case exercise.Fix, exercise.Build:
+				ed := w.Edits[0]
+				assert.NilError(t, os.WriteFile(filepath.Join(root, ed.File), ed.Original, 0o644))
+				done, err := exercise.Verify(t.Context(), set, r, e, opts)
+				assert.NilError(t, err, "verify after the reference repair")
+				assert.Check(t, done.Done, "the reference repair of %s (the shipped %s) is not done: %s\n%s", e.Name, ed.File, done.Reason, done.Message)
+			case exercise.Test:
+				learner := filepath.Join(root, e.LearnerFile())
+				assert.NilError(t, os.WriteFile(learner, reference, 0o644))
+				full, err := exercise.Verify(t.Context(), set, r, e, opts)
+				assert.NilError(t, err, "verify the reference tests")
+				assert.Check(t, full.Done && full.Score != nil && full.Score.Full(),
+					"the chapter's own tests (%s) do not score 100%%: %s\n%s", strings.Join(e.Withhold, ", "), full.Reason, full.Message)
+				if full.Score != nil {
+					assert.Check(t, cmp.Equal(full.Score.Chaffs, len(e.Chaffs)))
+				}
+
+				_, err = exercise.Reset(set, e)
+				assert.NilError(t, err, "reset after the reference")
+				_, err = exercise.Start(t.Context(), set, e, nil)
+				assert.NilError(t, err, "start again")
+				assert.NilError(t, os.WriteFile(learner, []byte(e.Weak), 0o644))
+				weak, err := exercise.Verify(t.Context(), set, r, e, opts)
+				assert.NilError(t, err, "verify the weak tests")
+				assert.Assert(t, weak.Score != nil, "the weak tests of %s do not pass on the shipped mechanism: %s\n%s", e.Name, weak.Reason, weak.Message)
+				assert.Check(t, !weak.Done && weak.Score.Caught < weak.Score.Chaffs,
+					"the weak tests of %s score %d of %d: grading cannot tell them from good ones", e.Name, weak.Score.Caught, weak.Score.Chaffs)
+				t.Logf("%s: reference %d/%d, weak %d/%d", e.Name, full.Score.Caught, full.Score.Chaffs, weak.Score.Caught, weak.Score.Chaffs)
+			}
+		})
+	}
+}

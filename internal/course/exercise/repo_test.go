@@ -1,0 +1,123 @@
+package exercise
+
+// These tests hold the repository's own exercises to their rules without
+// running the go command: every file is usable, every edit a start makes
+// can be made, each chapter offers every kind, and each chapter's text
+// names its exercises. The full proof (each starts red for its reason and
+// its reference turns it green) is proof_test.go, behind -proof.
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/weakening"
+)
+
+// repoSet loads the exercises of the repository this test is part of.
+func repoSet(t *testing.T) *Set {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	assert.NilError(t, err)
+	cat, err := weakening.Load(root)
+	assert.NilError(t, err)
+	set, err := Load(cat)
+	assert.NilError(t, err)
+	return set
+}
+
+func TestEveryRepositoryExerciseIsUsable(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	for _, b := range set.Broken {
+		t.Errorf("%s: %v", b.Path, b.Err)
+	}
+	for _, e := range set.Exercises {
+		switch e.Kind {
+		case Build:
+			src, err := os.ReadFile(filepath.Join(set.Root, filepath.FromSlash(e.File)))
+			assert.NilError(t, err)
+			if _, err := stubbed(e.File, src, e.Func, e.Stub); err != nil {
+				t.Errorf("%s: the stub cannot be put in: %v", e.Path, err)
+			}
+			if _, _, err := sectionLines(set.Root, "chapters/"+e.Chapter+"/README.md", e.Section); err != nil {
+				t.Errorf("%s: the third hint points nowhere: %v", e.Path, err)
+			}
+		case Test:
+			ref, err := e.Reference(set.Root)
+			if err != nil {
+				t.Errorf("%s: %v", e.Path, err)
+				continue
+			}
+			names, err := learnerTests(e.LearnerFile(), ref)
+			assert.NilError(t, err, "%s: the reference does not parse", e.Path)
+			var want []string
+			for _, n := range e.Withhold {
+				want = append(want, ReferenceName(n))
+			}
+			slices.Sort(want)
+			assert.Check(t, cmp.DeepEqual(slices.Sorted(slices.Values(names)), want), "%s: the reference holds other tests than those withheld", e.Path)
+			if _, _, err := regionLines(set.Root, e); err != nil {
+				t.Errorf("%s: the third hint points nowhere: %v", e.Path, err)
+			}
+			if _, err := learnerTests("weak_test.go", []byte(e.Weak)); err != nil {
+				t.Errorf("%s: the weak learner test does not parse: %v", e.Path, err)
+			}
+		}
+	}
+}
+
+func TestEveryChapterOffersEachKind(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	// Chapter 1's mechanism, the claim, is chapter 3's to build; chapter 9
+	// is written apart and gets its exercises with it.
+	for _, ch := range []string{"ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08"} {
+		c, ok := set.Catalog.Chapter(ch)
+		if !ok {
+			t.Errorf("no chapter %s", ch)
+			continue
+		}
+		for _, k := range Kinds {
+			if !slices.ContainsFunc(set.InChapter(c.Name), func(e *Exercise) bool { return e.Kind == k }) {
+				t.Errorf("chapters/%s has no %s exercise in %s/", c.Name, k, Dir)
+			}
+		}
+	}
+}
+
+// startLine matches the command a chapter README gives for an exercise.
+var startLine = regexp.MustCompile(`go run \./tools/drill start +([a-z0-9-]+)`)
+
+func TestChapterReadmesNameTheirExercises(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	for _, ch := range set.Catalog.Chapters {
+		data, err := os.ReadFile(filepath.Join(set.Root, "chapters", ch.Name, "README.md"))
+		if err != nil {
+			if len(set.InChapter(ch.Name)) > 0 {
+				t.Errorf("chapters/%s has exercises but no README.md", ch.Name)
+			}
+			continue
+		}
+		var named []string
+		for _, m := range startLine.FindAllSubmatch(data, -1) {
+			named = append(named, string(m[1]))
+		}
+		for _, e := range set.InChapter(ch.Name) {
+			if !slices.Contains(named, e.Name) {
+				t.Errorf("chapters/%s/README.md never says %q", ch.Name, "go run ./tools/drill start "+e.Name)
+			}
+		}
+		for _, n := range named {
+			if e, ok := set.Lookup(n); !ok || e.Chapter != ch.Name {
+				t.Errorf("chapters/%s/README.md says %q, but %s is no exercise of the chapter", ch.Name, "go run ./tools/drill start "+n, n)
+			}
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package exercise
+
+// This file sums the learner's progress up per chapter: what `drill
+// progress` prints and what a fork's CI job shows.
+
+// Summary is the learner's progress over every exercise.
+type Summary struct {
+	Current   string            `json:"current,omitempty"`
+	Exercises int               `json:"exercises"`
+	Done      int               `json:"done"`
+	Hints     int               `json:"hints"`
+	Chapters  []ChapterProgress `json:"chapters"`
+}
+
+// ChapterProgress is the learner's progress in one chapter.
+type ChapterProgress struct {
+	Chapter   string      `json:"chapter"`
+	Exercises int         `json:"exercises"`
+	Done      int         `json:"done"`
+	Started   int         `json:"started"`
+	Hints     int         `json:"hints"`
+	Tests     []TestScore `json:"tests"` // the test exercises graded at least once
+}
+
+// TestScore is the last score of one test exercise.
+type TestScore struct {
+	Name    string `json:"name"`
+	Caught  int    `json:"caught"`
+	Chaffs  int    `json:"chaffs"`
+	Percent int    `json:"percent"`
+}
+
+// Summarize sums prog up over the exercises of set, chapter by chapter,
+// in catalog order; chapters without exercises are left out.
+func Summarize(set *Set, prog *Progress) Summary {
+	s := Summary{Current: prog.Current, Chapters: []ChapterProgress{}}
+	for _, ch := range set.Catalog.Chapters {
+		es := set.InChapter(ch.Name)
+		if len(es) == 0 {
+			continue
+		}
+		cp := ChapterProgress{Chapter: ch.Name, Exercises: len(es), Tests: []TestScore{}}
+		for _, e := range es {
+			r := prog.Exercises[e.Name]
+			if r == nil {
+				continue
+			}
+			switch r.Status {
+			case Done:
+				cp.Done++
+			case Started:
+				cp.Started++
+			}
+			cp.Hints += r.Hints
+			if e.Kind == Test && r.Score != nil {
+				cp.Tests = append(cp.Tests, TestScore{Name: e.Name, Caught: r.Score.Caught, Chaffs: r.Score.Chaffs, Percent: r.Score.Percent()})
+			}
+		}
+		s.Exercises += cp.Exercises
+		s.Done += cp.Done
+		s.Hints += cp.Hints
+		s.Chapters = append(s.Chapters, cp)
+	}
+	return s
+}
+
+// Next returns the first exercise after e, in list order, that is not
+// done; ok is false when every other exercise is done.
+func Next(set *Set, prog *Progress, e *Exercise) (*Exercise, bool) {
+	i := 0
+	for j, x := range set.Exercises {
+		if x == e {
+			i = j
+		}
+	}
+	n := len(set.Exercises)
+	for k := 1; k < n; k++ {
+		x := set.Exercises[(i+k)%n]
+		if prog.Status(x.Name) != Done {
+			return x, true
+		}
+	}
+	return nil, false
+}

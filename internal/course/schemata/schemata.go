@@ -1,0 +1,93 @@
+// Package schemata holds what the course tooling's shared builds have in
+// common: one build of a chapter that carries many variants of the
+// mechanism at once (mutants, weakenings), each behind a switch read from
+// the environment, so the build is paid once instead of once per variant.
+//
+// A package with switched code gets one extra file, the switch file, added
+// through the go command's -overlay flag; the working tree never holds it.
+package schemata
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// SwitchEnv is the environment variable that picks the variant a process
+// runs: its value is the variant's number, 0 or unset for none. Test
+// scripts must pass it on to the processes they start (package scripttest
+// does).
+const SwitchEnv = "FENCELAB_MUTANT"
+
+// SwitchFileName is the name the switch file takes in each package.
+const SwitchFileName = "zz_fencelab_switch.go"
+
+// Imports are the packages the switch file imports; a type-checker of a
+// switched package needs them.
+var Imports = []string{"os", "strconv"}
+
+// switchFile is the switch file's source. Its names start with _fencelab
+// so they cannot collide with the package's own.
+const switchFile = `package %s
+
+// Added by the course tooling to a shared build; never part of the tree.
+
+import (
+	"os"
+	"strconv"
+)
+
+var _fencelabActive = func() int {
+	n, _ := strconv.Atoi(os.Getenv(%q))
+	return n
+}()
+
+func _fencelabOn(id int) bool { return id == _fencelabActive }
+
+func _fencelabOff(ids ...int) bool {
+	for _, id := range ids {
+		if id == _fencelabActive {
+			return false
+		}
+	}
+	return true
+}
+
+func _fencelabPick[T any](orig T, ids []int, alts []T) T {
+	for i, id := range ids {
+		if id == _fencelabActive {
+			return alts[i]
+		}
+	}
+	return orig
+}
+`
+
+// SwitchSource returns the switch file for the package named name. Code in
+// the package asks _fencelabOn(n) whether variant n is running,
+// _fencelabOff(n...) whether none of them is, and _fencelabPick(orig, ns,
+// alts) for the value variant ns[i] puts in orig's place.
+func SwitchSource(name string) string { return fmt.Sprintf(switchFile, name, SwitchEnv) }
+
+// WriteFile writes s to name, creating its folder.
+func WriteFile(name, s string) error {
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("schemata: %w", err)
+	}
+	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+		return fmt.Errorf("schemata: %w", err)
+	}
+	return nil
+}
+
+// WriteOverlay writes the go command's -overlay file: every original path
+// in replace is read from the path it maps to. A path that does not exist
+// in the tree is added.
+func WriteOverlay(name string, replace map[string]string) error {
+	js, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	if err != nil {
+		return fmt.Errorf("schemata: %w", err)
+	}
+	return WriteFile(name, string(js))
+}

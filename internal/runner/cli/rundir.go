@@ -1,0 +1,28 @@
+package cli
+
+// This file holds the temporary directory every run keeps its databases
+// in: created before the experiment starts, removed before its result is
+// printed, so a run whose clean-up failed never looks like a success.
+
+import (
+	"fmt"
+	"os"
+)
+
+// removeAll removes a run's directory. It is a variable only so that
+// rundir_test.go can make removal fail, which as root (CI's user) no
+// permission setting does.
+var removeAll = os.RemoveAll
+
+// makeRunDir creates the temporary directory of one run of command.
+func makeRunDir(command string) (string, error) {
+	return os.MkdirTemp("", "fencelab-"+command+"-")
+}
+
+// removeRunDir removes dir and everything in it; its error names dir.
+func removeRunDir(dir string) error {
+	if err := removeAll(dir); err != nil {
+		return fmt.Errorf("could not remove the temporary directory %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,128 @@
+package runner_test
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner"
+)
+
+// TestMain lets this test binary be the fencelab runner: started as
+// "fencelab" (by a test below, or by the runner starting its own workers)
+// it runs the runner instead of the tests.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "fencelab" {
+		os.Exit(runner.Main())
+	}
+	os.Exit(m.Run())
+}
+
+// TestInterruptStopsCleanly: SIGINT, SIGTERM and SIGHUP (a terminal that
+// hangs up) all stop a run the same way. The workers are stopped, the
+// temporary directory is removed, and the runner exits 1 with the one
+// line "interrupted", printing no result.
+func TestInterruptStopsCleanly(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the test finds the runner's workers through /proc")
+	}
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"SIGINT", syscall.SIGINT}, {"SIGTERM", syscall.SIGTERM}, {"SIGHUP", syscall.SIGHUP}} {
+		sig := tc.sig
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			// A race long enough to still be running when the signal
+			// comes: its workers start once its 1000 messages are stored,
+			// and racing for them takes longer than storing them did.
+			cmd := exec.Command(self, "naive", "--race", "--processes", "3", "--rounds", "1000")
+			cmd.Args[0] = "fencelab"
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			assert.NilError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			workers := waitForWorkers(t, cmd.Process.Pid, 3)
+
+			assert.NilError(t, cmd.Process.Signal(sig))
+			err := cmd.Wait()
+
+			var exitErr *exec.ExitError
+			assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
+			assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
+			assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
+			assert.Check(t, cmp.Regexp(`^fencelab naive: interrupted[^\n]*\n$`, stderr.String()))
+			left, err := os.ReadDir(tmp)
+			assert.NilError(t, err)
+			assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind: %v", left)
+			for _, pid := range workers {
+				assert.Check(t, !alive(pid), "worker %d still running after the runner exited", pid)
+			}
+		})
+	}
+}
+
+// waitForWorkers waits, for a bounded time, until the process pid has n
+// children, and returns their pids.
+func waitForWorkers(t *testing.T, pid, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		if kids := childrenOf(pid); len(kids) == n {
+			return kids
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the runner did not start %d workers within a minute", n)
+	return nil
+}
+
+// childrenOf lists the live processes whose parent is pid, from /proc.
+func childrenOf(pid int) []int {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var kids []int
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		// The fields after the command name, which is in parentheses:
+		// state, then the parent's pid.
+		rest := string(data[bytes.LastIndexByte(data, ')')+1:])
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[0] == "Z" || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		child, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		kids = append(kids, child)
+	}
+	return kids
+}
+
+// alive reports whether process pid exists and is not a zombie.
+func alive(pid int) bool {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	fields := strings.Fields(line[strings.LastIndexByte(line, ')')+1:])
+	return len(fields) > 0 && fields[0] != "Z"
+}

@@ -1,0 +1,107 @@
+package worker
+
+// This file holds Link: the line-per-message JSON channel a coordinator and
+// its worker use for their handshakes.
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// errLinkClosed is returned by Recv after Close.
+var errLinkClosed = errors.New("worker: link closed")
+
+// Link sends and receives JSON messages, one per line.
+type Link struct {
+	r      io.Reader
+	w      io.Writer
+	lines  chan []byte
+	rerr   chan error
+	closed chan struct{}
+
+	closeSendOnce, closeOnce sync.Once
+}
+
+// NewLink returns a link that receives from r and sends to w.
+func NewLink(r io.Reader, w io.Writer) *Link {
+	l := &Link{r: r, w: w, lines: make(chan []byte), rerr: make(chan error, 1), closed: make(chan struct{})}
+	go l.read()
+	return l
+}
+
+// read feeds received lines to Recv until the peer closes its end or the
+// link is closed; it never blocks past Close.
+func (l *Link) read() {
+	sc := bufio.NewScanner(l.r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		select {
+		case l.lines <- append([]byte(nil), sc.Bytes()...):
+		case <-l.closed:
+			return
+		}
+	}
+	err := sc.Err()
+	if err == nil {
+		err = io.EOF
+	}
+	l.rerr <- err
+}
+
+// Send writes v as one line.
+func (l *Link) Send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := l.w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	return nil
+}
+
+// Recv reads the next message into v. It waits at most a bounded time: a
+// peer that says nothing is an error, not a hang. io.EOF means the peer
+// closed its end (for a worker: the coordinator is gone or done).
+func (l *Link) Recv(v any) error {
+	select {
+	case b := <-l.lines:
+		if err := json.Unmarshal(b, v); err != nil {
+			return fmt.Errorf("receive %q: %w", b, err)
+		}
+		return nil
+	case err := <-l.rerr:
+		l.rerr <- err // later calls see the same end
+		return err
+	case <-l.closed:
+		return errLinkClosed
+	case <-time.After(replyTimeout):
+		return fmt.Errorf("receive: no message within %v", replyTimeout)
+	}
+}
+
+// CloseSend closes the sending end, if it can be closed: the peer reads
+// EOF once it has read everything sent before.
+func (l *Link) CloseSend() {
+	l.closeSendOnce.Do(func() {
+		if c, ok := l.w.(io.Closer); ok {
+			_ = c.Close()
+		}
+	})
+}
+
+// Close closes both ends and stops the reading goroutine.
+func (l *Link) Close() {
+	l.CloseSend()
+	l.closeOnce.Do(func() {
+		close(l.closed)
+		if c, ok := l.r.(io.Closer); ok {
+			_ = c.Close()
+		}
+	})
+}

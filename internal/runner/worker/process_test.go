@@ -1,0 +1,83 @@
+package worker_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// TestDeadWorkerIsReportedAsDead: a worker that dies before answering is
+// reported with its exit status, not as a bare end of file.
+func TestDeadWorkerIsReportedAsDead(t *testing.T) {
+	t.Parallel()
+	p, err := worker.Start(t.Context(), exit3)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	_, err = worker.Ask[message](p, message{N: 1})
+
+	assert.ErrorContains(t, err, "exited with status 3 before answering")
+}
+
+// TestLinkCarriesMessagesBothWays: what the parent sends, an echo worker
+// in another process sends back, it got the arguments the handshake
+// handed it, and it exits cleanly when the parent is done with it.
+func TestLinkCarriesMessagesBothWays(t *testing.T) {
+	t.Parallel()
+	p, err := worker.Start(t.Context(), echo, "ledger.db", "worker-a")
+	assert.NilError(t, err)
+	defer p.Stop()
+	assert.Check(t, p.Pid != os.Getpid(), "the worker must be another process")
+
+	got, err := worker.Ask[message](p, message{N: 1})
+	assert.NilError(t, err)
+	assert.DeepEqual(t, got, message{N: 1, Args: []string{"ledger.db", "worker-a"}, Pid: p.Pid})
+
+	exit, err := p.Wait()
+	assert.NilError(t, err)
+	assert.Equal(t, exit, worker.Exit{Code: 0, Normal: true}, "how the echo worker ended")
+}
+
+// TestCancelKillsTheWorker: cancelling the context (what Ctrl-C does)
+// kills a worker that is waiting for orders, promptly.
+func TestCancelKillsTheWorker(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	p, err := worker.Start(ctx, echo)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	cancel()
+	select {
+	case <-p.Done():
+		assert.Check(t, !p.Exit().Normal, "a cancelled worker must not look like a clean exit: %+v", p.Exit())
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker was still running 10s after its context was cancelled")
+	}
+}
+
+// TestInProcessWorkerPlaysTheSameRole: a worker started in this process
+// gets its arguments, answers like a process, shares this process's pid,
+// and ends cleanly, or killed, as a process would.
+func TestInProcessWorkerPlaysTheSameRole(t *testing.T) {
+	t.Parallel()
+	p, err := worker.StartInProcess(t.Context(), echo, "ledger.db")
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	got, err := worker.Ask[message](p, message{N: 7})
+	assert.NilError(t, err)
+	assert.DeepEqual(t, got, message{N: 7, Args: []string{"ledger.db"}, Pid: os.Getpid()})
+	exit, err := p.Wait()
+	assert.NilError(t, err)
+	assert.Equal(t, exit, worker.Exit{Code: 0, Normal: true}, "how an in-process worker that was done ended")
+
+	q, err := worker.StartInProcess(t.Context(), echo)
+	assert.NilError(t, err)
+	assert.Equal(t, q.Kill(), worker.Exit{Code: -1, Normal: false}, "how a killed in-process worker ended")
+}
