@@ -17,10 +17,13 @@ import (
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
-// TestClaimWithoutALeaseIsNeverTakenOver: in this chapter a claim has no
-// lease. worker-a's claim says it never expires, the row agrees (no
-// expiry), and however much later worker-b asks, msg-1 is not claimable.
-func TestClaimWithoutALeaseIsNeverTakenOver(t *testing.T) {
+// TestClaimWithoutALeaseNeverEnds: in this chapter a claim has no lease.
+// worker-a's claim says it never expires, and the row agrees (no expiry).
+// However much later they ask, msg-1 is not claimable, from either side:
+// worker-b cannot take it over, and worker-a cannot claim it again, since
+// there is no lease to renew and a second win would be a second
+// generation of a claim that never ended.
+func TestClaimWithoutALeaseNeverEnds(t *testing.T) {
 	t.Parallel()
 	l := mailboxtest.New(t)
 	l.Add("msg-1", "Restock vanilla")
@@ -29,13 +32,16 @@ func TestClaimWithoutALeaseIsNeverTakenOver(t *testing.T) {
 	won := mailboxtest.Claim(t, box, "msg-1", "worker-a")
 
 	assert.Check(t, !won.Expires, "worker-a's claim without a lease says it expires at minute %d; want it never to expire", won.ExpiresAt)
-	msg := l.Get("msg-1")
-	assert.Check(t, !msg.Expires, "msg-1 on disk after a claim without a lease expires at minute %d; want no expiry", msg.ExpiresAt)
+	before := l.Row("msg-1")
+	assert.Check(t, !l.Get("msg-1").Expires, "msg-1 on disk after a claim without a lease: %s; want no expiry", before)
 	l.Clock.Set(1 << 40)
-	_, err := box.Claim(t.Context(), "msg-1", "worker-b")
-	assert.Check(t, cmp.Equal(mailboxtest.Reason(t, err), mailbox.NotClaimable),
-		"Claim(msg-1, worker-b) at minute %d, long after worker-a's claim without a lease: want refused not_claimable", l.Clock.Now())
-	assert.Check(t, cmp.Equal(l.Get("msg-1").Owner, "worker-a"), "owner of msg-1 after worker-b's late claim")
+	for _, who := range []string{"worker-b", "worker-a"} {
+		again, err := box.Claim(t.Context(), "msg-1", who)
+		assert.Check(t, cmp.Equal(mailboxtest.Reason(t, err), mailbox.NotClaimable),
+			"Claim(msg-1, %s) at minute %d, long after worker-a's claim without a lease, returned token %d (renewed %t); want refused not_claimable",
+			who, l.Clock.Now(), again.Token, again.Renewed)
+	}
+	assert.Check(t, cmp.Equal(l.Row("msg-1"), before), "msg-1 after late claims by worker-b and worker-a: want it exactly as before")
 }
 
 // TestAddingAnExistingMessageIsAnErrorAndChangesNothing: an id names one
