@@ -4,6 +4,7 @@ package leasedclaim
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -45,7 +46,8 @@ func TestRetryInsideLeaseKeepsToken(t *testing.T) {
 }
 
 // TestContenderRefusedWhileLeaseLive: worker-b at minute 10 is refused, and
-// told who holds the lease.
+// told who holds the lease: in the refusal's Holder, and in its message,
+// which is what a log line shows a person.
 func TestContenderRefusedWhileLeaseLive(t *testing.T) {
 	t.Parallel()
 	l, box := newMsg2(t)
@@ -58,6 +60,7 @@ func TestContenderRefusedWhileLeaseLive(t *testing.T) {
 	assert.Assert(t, errors.As(err, &r), "Claim(msg-2, worker-b) at minute 10, inside worker-a's lease = %v; want a refusal", err)
 	assert.Equal(t, r.Reason, mailbox.LeaseHeld, "why worker-b was refused at minute 10")
 	assert.Equal(t, r.Holder, "worker-a", "holder named in the refusal")
+	assert.Assert(t, strings.Contains(err.Error(), "worker-a"), "message of worker-b's refusal, %q: want it to name the holder, worker-a", err)
 	assert.Equal(t, l.Get("msg-2").Owner, "worker-a", "owner on disk after the refused claim")
 }
 
@@ -177,4 +180,25 @@ func TestLeaseIsOverAtItsExpiryMinute(t *testing.T) {
 		assert.Equal(t, msg.Token, at15.Token, "token on disk after worker-a's new generation at minute 15")
 		assert.Equal(t, msg.ExpiresAt, at15.ExpiresAt, "lease expiry on disk after worker-a's new generation at minute 15")
 	})
+}
+
+// TestShortestLeaseEndsAfterOneMinute: a lease of one minute is a lease,
+// not a claim without one. worker-a's claim at minute 0 expires at 1;
+// worker-b is refused at minute 0, one before the end, and takes over at
+// exactly minute 1.
+func TestShortestLeaseEndsAfterOneMinute(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-2", "Order cones")
+	box := l.Mailbox(1)
+
+	a := mailboxtest.Claim(t, box, "msg-2", "worker-a")
+
+	assert.Assert(t, a.Expires && a.ExpiresAt == 1,
+		"worker-a's one-minute claim at minute 0 expires %t, at minute %d; want it to expire at minute 1", a.Expires, a.ExpiresAt)
+	_, err := box.Claim(t.Context(), "msg-2", "worker-b")
+	assert.Equal(t, mailboxtest.Reason(t, err), mailbox.LeaseHeld, "worker-b at minute 0, inside worker-a's one-minute lease")
+	l.Clock.Set(1)
+	_, err = box.Claim(t.Context(), "msg-2", "worker-b")
+	assert.Equal(t, mailboxtest.Reason(t, err), mailboxtest.Accepted, "worker-b at minute 1, when worker-a's one-minute lease is over: want a takeover")
 }

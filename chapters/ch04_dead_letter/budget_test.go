@@ -5,10 +5,14 @@ package deadletter
 // the moment between reading and writing.
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
@@ -74,4 +78,44 @@ func TestDeadMessageCannotBeRenewedByItsLastOwner(t *testing.T) {
 		last, again.Token, again.Renewed)
 	assert.DeepEqual(t, l.Get("msg-3"), before)
 	assert.Equal(t, l.Get("msg-3").State, mailbox.Dead, "state of msg-3 after its last owner tried to claim it again")
+}
+
+// TestNoWriterSlipsIntoAFailureReport: the first of two failure reports
+// for msg-6, at two retries, has begun its transaction and not yet read
+// the budget. The second, on another connection, cannot commit in that
+// moment: it waits for the write lock (here until it gives up). The
+// transaction took the lock at BEGIN, before its first read, so what it
+// reads stays true until it writes. The second report, sent again once
+// the first is done, finds the budget spent.
+func TestNoWriterSlipsIntoAFailureReport(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	l := mailboxtest.New(t)
+	l.Add("msg-6", "Malformed order")
+	for range mailbox.MaxRetries - 1 {
+		_, err := l.Mailbox(lease).DeadLetter(ctx, "msg-6", mailbox.NoToken)
+		assert.NilError(t, err, "set-up: a failure report for the never-claimed msg-6")
+	}
+	second := l.Mailbox(lease)
+	var secondErr error
+	var once sync.Once
+	db := l.Connect()
+	db.PauseAfterBegin(func() {
+		once.Do(func() {
+			// The bound only ends the second report's wait; nothing is timed.
+			wait, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			defer cancel()
+			_, secondErr = second.DeadLetter(wait, "msg-6", mailbox.NoToken)
+		})
+	})
+
+	firstVerdict, err := mailbox.Open(db, l.Clock, lease).DeadLetter(ctx, "msg-6", mailbox.NoToken)
+
+	assert.Check(t, errors.Is(secondErr, context.DeadlineExceeded),
+		"the second failure report, sent while the first one's transaction was open = %v; want it kept waiting until it gave up", secondErr)
+	assert.Check(t, err, "the first failure report")
+	assert.Check(t, cmp.Equal(firstVerdict, mailbox.Retried), "the first report's verdict: it used the last retry")
+	secondVerdict, err := second.DeadLetter(ctx, "msg-6", mailbox.NoToken)
+	assert.Check(t, err, "the second failure report, sent again")
+	assert.Check(t, cmp.Equal(secondVerdict, mailbox.DeadLettered), "the second report's verdict, sent again after the budget ran out")
 }

@@ -194,3 +194,27 @@ func TestUnclaimedMessageDeadLettersWithNoToken(t *testing.T) {
 	assert.Equal(t, v, mailbox.Retried, "verdict for a never-claimed message's first failure")
 	assert.Equal(t, l.Get("msg-6").RetryCount, 1, "retry_count after dead-lettering a never-claimed message")
 }
+
+// TestFailureReportMovesOnlyItsOwnMessage: msg-6 and msg-7 were never
+// claimed, so both carry no token. Four failure reports for msg-6, each
+// presenting NoToken, retry it three times and then park it, and msg-7,
+// which matches the same token check, stays exactly as it was.
+func TestFailureReportMovesOnlyItsOwnMessage(t *testing.T) {
+	t.Parallel()
+	l := mailboxtest.New(t)
+	l.Add("msg-6", "Malformed order")
+	l.Add("msg-7", "Order wafers")
+	box := l.Mailbox(lease)
+	before := l.Row("msg-7")
+
+	var got []mailbox.Verdict
+	for range mailbox.MaxRetries + 1 {
+		v, err := box.DeadLetter(t.Context(), "msg-6", mailbox.NoToken)
+		assert.Check(t, err, "DeadLetter(msg-6, NoToken) after verdicts %q", got)
+		got = append(got, v)
+	}
+
+	want := []mailbox.Verdict{mailbox.Retried, mailbox.Retried, mailbox.Retried, mailbox.DeadLettered}
+	assert.Check(t, cmp.DeepEqual(got, want), "verdicts of four failure reports for msg-6 beside the unclaimed msg-7")
+	assert.Check(t, cmp.Equal(l.Row("msg-7"), before), "msg-7 after four failure reports for msg-6: want it exactly as before")
+}

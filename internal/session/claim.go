@@ -36,9 +36,11 @@ type Claim struct {
 //     expired, and the incarnation becomes one greater. That includes host
 //     itself coming back after its own lease lapsed: a new run.
 //
-// While another host holds a live lease the claim is refused with
-// SessionHeld. An empty host name is an error wrapping ErrNoHost, and
-// writes nothing.
+// The statements decide, in this order, each in its own WHERE clause: the
+// renewal, then the takeover; the row is read only when neither took it,
+// to tell a first claim from a refusal. While another host holds a live
+// lease the claim is refused with SessionHeld. An empty host name is an
+// error wrapping ErrNoHost, and writes nothing.
 func (s *Store) Claim(ctx context.Context, id, host string) (Claim, error) {
 	if host == "" {
 		return Claim{}, fmt.Errorf("claim %s: %w", id, ErrNoHost)
@@ -46,39 +48,42 @@ func (s *Store) Claim(ctx context.Context, id, host string) (Claim, error) {
 	now := s.clock.Now()
 	c := Claim{Session: id, Host: host, ExpiresAt: clock.Expiry(now, s.leases.Session)}
 	err := s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		cur, ok, err := readSession(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			c.Incarnation = 1
-			_, err := tx.Exec(ctx, `INSERT INTO sessions(id, host, incarnation, lease_expires_at)
-				VALUES (?, ?, ?, ?)`, id, host, c.Incarnation, c.ExpiresAt)
-			if err != nil {
-				return fmt.Errorf("claim %s: %w", id, err)
-			}
-			return nil
-		}
-		if cur.Host == host && cur.LeaseExpiresAt > now {
+		// The host's own live lease: renewed, the same incarnation.
+		err := tx.QueryRow(ctx, `UPDATE sessions SET lease_expires_at = ?
+			WHERE id = ? AND host = ? AND lease_expires_at > ?
+			RETURNING incarnation`,
+			c.ExpiresAt, id, host, now).Scan(&c.Incarnation)
+		if err == nil {
 			c.Renewed = true
-			err := tx.QueryRow(ctx, `UPDATE sessions SET lease_expires_at = ?
-				WHERE id = ? AND host = ? AND lease_expires_at > ?
-				RETURNING incarnation`,
-				c.ExpiresAt, id, host, now).Scan(&c.Incarnation)
-			if err != nil {
-				return fmt.Errorf("renew %s: %w", id, err)
-			}
 			return nil
 		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("renew %s: %w", id, err)
+		}
+		// Nobody holds it, or its lease has ended: the next incarnation.
 		err = tx.QueryRow(ctx, `UPDATE sessions
 			SET host = ?, incarnation = incarnation + 1, lease_expires_at = ?
 			WHERE id = ? AND (host IS NULL OR lease_expires_at <= ?)
 			RETURNING incarnation`,
 			host, c.ExpiresAt, id, now).Scan(&c.Incarnation)
-		if errors.Is(err, sql.ErrNoRows) {
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("claim %s: %w", id, err)
+		}
+		// Neither statement took a row: another host holds a live lease,
+		// or the session does not exist yet and this is its first claim.
+		cur, ok, err := readSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if ok {
 			return &Refusal{Op: "claim", Session: id, Reason: SessionHeld, Current: cur}
 		}
-		if err != nil {
+		c.Incarnation = 1
+		if _, err := tx.Exec(ctx, `INSERT INTO sessions(id, host, incarnation, lease_expires_at)
+			VALUES (?, ?, ?, ?)`, id, host, c.Incarnation, c.ExpiresAt); err != nil {
 			return fmt.Errorf("claim %s: %w", id, err)
 		}
 		return nil

@@ -97,6 +97,9 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 		}
 	}()
 
+	if db.pauseAfterBegin != nil {
+		db.pauseAfterBegin()
+	}
 	if err := fn(&Tx{conn: conn}); err != nil {
 		return err
 	}
@@ -119,3 +122,18 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 // holds no lock, so it may use other connections to the same file, but it
 // must not call Immediate on db itself.
 func (db *DB) PauseBeforeTransactions(pause func()) { db.pause = pause }
+
+// PauseAfterBegin makes db call pause each time Immediate has begun a
+// transaction, before fn runs: BEGIN IMMEDIATE has succeeded, so the
+// transaction is open and already holds the write lock, and nothing in it
+// has been read or written yet. Like PauseBeforeTransactions it is a test
+// seam: a test uses the pause to act at exactly that moment (cancel the
+// caller's context, close db, let another worker try to write) without
+// sleeps. A DB nobody calls this on never pauses.
+//
+// Call it before db is used. pause runs on the caller's goroutine while
+// the transaction holds the write lock, so a write through another
+// connection to the file waits for that lock, up to the busy timeout:
+// give it a context that ends sooner. pause must not call Immediate on db
+// itself.
+func (db *DB) PauseAfterBegin(pause func()) { db.pauseAfterBegin = pause }

@@ -27,9 +27,10 @@ const busyTimeoutMillis = 5000
 // DB is one SQLite file, opened with fencelab's pragmas. It is safe for
 // concurrent use.
 type DB struct {
-	sql   *sql.DB
-	path  string
-	pause func() // see PauseBeforeTransactions; nil: never pause
+	sql             *sql.DB
+	path            string
+	pause           func() // see PauseBeforeTransactions; nil: never pause
+	pauseAfterBegin func() // see PauseAfterBegin; nil: never pause
 
 	mu     sync.Mutex
 	idle   []*conn              // kept connections no transaction is using (conn.go)

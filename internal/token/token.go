@@ -51,14 +51,3 @@ func Mint(ctx context.Context, tx *sqlitedb.Tx, kind Kind) (int64, error) {
 	}
 	return res.LastInsertId()
 }
-
-// Minted returns how many tokens the counter has ever issued in db: the
-// highest value it handed out, or 0 if none.
-func Minted(ctx context.Context, db *sqlitedb.DB) (int64, error) {
-	var n int64
-	err := db.QueryRow(ctx, `SELECT COALESCE(MAX(token), 0) FROM lease_tokens`).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("read lease_tokens: %w", err)
-	}
-	return n, nil
-}

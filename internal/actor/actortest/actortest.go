@@ -12,7 +12,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
-	"github.com/fencelab/fencelab/internal/token"
+	"github.com/fencelab/fencelab/internal/token/tokentest"
 )
 
 // Ledger is one test's actor file.
@@ -203,9 +203,5 @@ func (l *Ledger) query(q string, args []any, row func(scan func(...any) error) e
 // Minted returns how many tokens the ledger's shared counter has issued.
 func (l *Ledger) Minted() int64 {
 	l.TB.Helper()
-	n, err := token.Minted(l.TB.Context(), l.db)
-	if err != nil {
-		l.TB.Fatalf("read the token counter: %v", err)
-	}
-	return n
+	return tokentest.Minted(l.TB, l.db)
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,10 +29,14 @@ type Report struct {
 	Baselines    []Baseline    `json:"baselines"`
 	// BaselineSeconds is the wall time of the baseline run (all chapters'
 	// tests in one go test, plus go test -list beside it).
-	BaselineSeconds float64  `json:"baseline_seconds"`
-	Problems        []string `json:"problems"` // catalog problems that are not one weakening's
-	Seconds         float64  `json:"seconds"`
-	OK              bool     `json:"ok"`
+	BaselineSeconds float64 `json:"baseline_seconds"`
+	// Shared is how many weakenings ran in the shared build (the rest were
+	// built one by one), and SharedSeconds how long that build took.
+	Shared        int      `json:"shared"`
+	SharedSeconds float64  `json:"shared_seconds"`
+	Problems      []string `json:"problems"` // catalog problems that are not one weakening's
+	Seconds       float64  `json:"seconds"`
+	OK            bool     `json:"ok"`
 }
 
 // ChapterTest names a top-level test of a chapter.
@@ -53,8 +58,9 @@ type Baseline struct {
 // Progress receives the check's steps as they finish; either func may be
 // nil. Check calls OnResult from one goroutine at a time.
 type Progress struct {
-	OnBaselines func(bs []Baseline, seconds float64) // once, when the baseline run is done
-	OnResult    func(Result)                         // as each weakening's verdict arrives
+	OnBaselines func(bs []Baseline, seconds float64)     // once, when the baseline run is done
+	OnShared    func(shared, alone int, seconds float64) // once, when the shared build is done
+	OnResult    func(Result)                             // as each weakening's verdict arrives
 }
 
 // Check grades chapters, read from the catalog of the module at t.Root
@@ -88,6 +94,7 @@ func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progr
 
 	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
 	queue := tally.queue(chapters, baselines)
+	sharedStart := time.Now()
 	shared, err := t.buildShared(ctx, root, queue, func(note string) {
 		if t.Stderr != nil {
 			fmt.Fprintf(t.Stderr, "drill check: %s\n", note)
@@ -97,6 +104,10 @@ func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progr
 		return nil, err
 	}
 	defer shared.Close()
+	rep.Shared, rep.SharedSeconds = len(shared.nums), round(time.Since(sharedStart).Seconds())
+	if p.OnShared != nil {
+		p.OnShared(rep.Shared, len(queue)-rep.Shared, rep.SharedSeconds)
+	}
 	runErr := t.gradeAll(ctx, root, queue, shared, tally.add)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("check: %w", err)
@@ -289,8 +300,8 @@ func (t *Tool) baselines(ctx context.Context, root string, chapters []*weakening
 	return out, nil
 }
 
-// grade runs chapter w.Chapter's whole package under w's overlay and
-// evaluates the run. The overlay lives in a scratch directory removed
+// grade runs the tests w names, in chapter w.Chapter's package under w's
+// overlay, and evaluates the run. The overlay lives in a scratch directory removed
 // afterwards; the working tree is never written.
 func (t *Tool) grade(ctx context.Context, root string, w *weakening.Weakening, listed []string) (Result, error) {
 	r := Result{Chapter: w.Chapter, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}
@@ -306,7 +317,7 @@ func (t *Tool) grade(ctx context.Context, root string, w *weakening.Weakening, l
 		}
 		return r, fmt.Errorf("grade %s: %w", w.Name, err)
 	}
-	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, nil, nil)
+	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, []string{"-run", namedTests(w)}, nil)
 	if err != nil {
 		return r, fmt.Errorf("grade %s: %w", w.Name, err)
 	}
@@ -366,4 +377,20 @@ func (rep *Report) neverFailing(ch *weakening.Chapter, base Baseline, failed map
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s/%s/%s excuses %s, which is not a test of the chapter",
 			weakening.ChaptersDir, ch.Name, weakening.Dir+"/"+weakening.ExcuseFile, test))
 	}
+}
+
+// namedTests is the -run pattern for the top-level tests w names. A
+// weakening is graded by the tests it names: the catalog says which test
+// guards against which mistake, and a chapter test no weakening names
+// counts as never failing. Running only those tests leaves the slow
+// scripts out of every weakening that does not name them.
+func namedTests(w *weakening.Weakening) string {
+	var tops []string
+	for _, name := range w.Tests {
+		top, _, _ := strings.Cut(name, "/")
+		if !slices.Contains(tops, top) {
+			tops = append(tops, regexp.QuoteMeta(top))
+		}
+	}
+	return "^(" + strings.Join(tops, "|") + ")$"
 }

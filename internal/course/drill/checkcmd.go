@@ -77,6 +77,9 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 			}
 			fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over all chapters; it also warms the build cache)\n", seconds)
 		}
+		p.OnShared = func(shared, alone int, seconds float64) {
+			fmt.Fprintf(t.Stdout, "shared build in %.1fs: %d weakenings switched inside it, %d built one by one\n", seconds, shared, alone)
+		}
 		p.OnResult = func(r Result) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -152,7 +152,7 @@ func (t *Tool) gradeSwitched(ctx context.Context, root string, w *weakening.Weak
 	r := Result{Chapter: w.Chapter, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}
 	pkg := modulePath(filepath.Join(root, "go.mod")) + "/" + weakening.ChaptersDir + "/" + w.Chapter
 	args := []string{"tool", "test2json", "-t", "-p", pkg, bin,
-		"-test.v=test2json", "-test.count=1", "-test.timeout=" + t.timeout().String()}
+		"-test.v=test2json", "-test.count=1", "-test.timeout=" + t.timeout().String(), "-test.run=" + namedTests(w)}
 	dir := filepath.Join(root, weakening.ChaptersDir, w.Chapter)
 	runs, err := t.runEvents(ctx, dir, args, []string{schemata.SwitchEnv + "=" + strconv.Itoa(num)}, "check "+w.Name, nil)
 	if err != nil {

@@ -4,14 +4,14 @@ package exercise
 // and keys from the txtar comment, the source text from its sections.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // ErrMalformed is returned (wrapped, with the file and the line or section
@@ -54,67 +54,42 @@ func Parse(rel string, data []byte) (*Exercise, error) {
 	return e, nil
 }
 
-// parseHeader reads the summary (the lines before the first key) and the
-// keys. After the first key line, every non-blank line must be a key.
+// parseHeader reads the summary and the keys (see weakening.ParseHeader);
+// chaff is the one key that may be given more than once.
 func (e *Exercise) parseHeader(comment []byte) error {
-	var summary []string
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(strings.NewReader(string(comment)))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		key, value, isKey := splitKey(line)
-		if !isKey {
-			if len(seen) > 0 {
-				return fmt.Errorf("%w: line %d: %q is not a key line (want one of %s: VALUE)",
-					ErrMalformed, n, line, strings.Join(keys, ", "))
-			}
-			summary = append(summary, line)
-			continue
-		}
-		if seen[key] && key != "chaff" {
-			return fmt.Errorf("%w: line %d: %s: given twice", ErrMalformed, n, key)
-		}
-		seen[key] = true
-		switch key {
+	summary, lines, err := weakening.ParseHeader(comment, keys, "chaff")
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	for _, l := range lines {
+		switch l.Key {
 		case "kind":
-			e.Kind = Kind(value)
+			e.Kind = Kind(l.Value)
 		case "property":
-			e.Property = value
+			e.Property = l.Value
 		case "expect":
-			e.Expect = value
+			e.Expect = l.Value
 		case "fault":
-			e.Fault = value
+			e.Fault = l.Value
 		case "file":
-			e.File = value
+			e.File = l.Value
 		case "func":
-			e.Func = value
+			e.Func = l.Value
 		case "region":
-			e.Region = value
+			e.Region = l.Value
 		case "section":
-			e.Section = value
+			e.Section = l.Value
 		case "withhold":
-			e.Withhold = strings.Fields(value)
+			e.Withhold = strings.Fields(l.Value)
 		case "chaff":
-			id, property, ok := strings.Cut(value, "|")
+			id, property, ok := strings.Cut(l.Value, "|")
 			id, property = strings.TrimSpace(id), strings.TrimSpace(property)
 			if !ok || id == "" || property == "" {
-				return fmt.Errorf("%w: line %d: chaff: want \"NAME-OR-MUTANT-ID | the property it breaks\"", ErrMalformed, n)
+				return fmt.Errorf("%w: line %d: chaff: want \"NAME-OR-MUTANT-ID | the property it breaks\"", ErrMalformed, l.Line)
 			}
 			e.Chaffs = append(e.Chaffs, Chaff{ID: id, Property: property})
 		}
 	}
-	e.Summary = strings.Join(summary, " ")
+	e.Summary = summary
 	return nil
-}
-
-// splitKey reports whether line is "key: value" for one of keys.
-func splitKey(line string) (key, value string, ok bool) {
-	k, v, found := strings.Cut(line, ":")
-	if !found || !slices.Contains(keys, k) {
-		return "", "", false
-	}
-	return k, strings.TrimSpace(v), true
 }

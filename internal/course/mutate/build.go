@@ -194,10 +194,11 @@ func (b *build) judge(ctx context.Context, cfg Config, m *Mutant, chapters []*ch
 	return j
 }
 
-// timeout bounds one run of a chapter: generous against its baseline, so
-// only a mutant that hangs reaches it.
+// timeout bounds one run of a chapter: ten times its baseline, measured in
+// the same run on the same machine, so only a mutant that hangs reaches it
+// (a deleted Unlock deadlocks; a hang is a failure the tests noticed).
 func (b *build) timeout(chapter string) time.Duration {
-	return max(30*time.Second, time.Duration(20*b.baseline[chapter]*float64(time.Second)))
+	return max(10*time.Second, time.Duration(10*b.baseline[chapter]*float64(time.Second)))
 }
 
 // judgeAlone builds the chapters with m alone through an overlay and runs

@@ -34,12 +34,14 @@ type listedPackage struct {
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
+	TestGoFiles  []string
+	XTestGoFiles []string
 }
 
 // findChapters lists the chapter packages under root and what they use.
 // module is the module path.
 func findChapters(ctx context.Context, goCmd, root, module string) ([]*chapter, error) {
-	cmd := exec.CommandContext(ctx, goCmd, "list", "-e", "-json=ImportPath,Dir,Imports,TestImports,XTestImports", "./chapters/...", "./internal/...")
+	cmd := exec.CommandContext(ctx, goCmd, "list", "-e", "-json=ImportPath,Dir,Imports,TestImports,XTestImports,TestGoFiles,XTestGoFiles", "./chapters/...", "./internal/...")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -58,7 +60,9 @@ func findChapters(ctx context.Context, goCmd, root, module string) ([]*chapter, 
 			return nil, fmt.Errorf("go list: %w", err)
 		}
 		byPath[p.ImportPath] = &p
-		if strings.HasPrefix(p.ImportPath, module+"/chapters/") {
+		// A package under chapters/ without tests (chapter 9's model) has
+		// no test binary to run: it can kill no mutant.
+		if strings.HasPrefix(p.ImportPath, module+"/chapters/") && len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 {
 			chapterPkgs = append(chapterPkgs, &p)
 		}
 	}

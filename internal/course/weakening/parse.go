@@ -4,7 +4,6 @@ package weakening
 // from the txtar comment, the before/after pairs from its sections.
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"path"
@@ -43,55 +42,24 @@ func Parse(rel string, data []byte) (*Weakening, error) {
 	return w, nil
 }
 
-// parseHeader reads the summary (the text before the first key line) and
-// the keys. After the first key line, every non-blank line must be a key.
+// parseHeader reads the summary and the keys (see ParseHeader).
 func (w *Weakening) parseHeader(comment []byte) error {
-	var summary []string
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(strings.NewReader(string(comment)))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
-		}
-		key, value, isKey := splitKey(line)
-		if !isKey {
-			if len(seen) > 0 {
-				return fmt.Errorf("%w: line %d: %q is not a key line (want one of %s: VALUE)",
-					ErrMalformed, n, line, strings.Join(keys, ", "))
-			}
-			summary = append(summary, line)
-			continue
-		}
-		if seen[key] {
-			return fmt.Errorf("%w: line %d: %s: given twice", ErrMalformed, n, key)
-		}
-		seen[key] = true
-		switch key {
+	summary, lines, err := ParseHeader(comment, keys)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrMalformed, err)
+	}
+	for _, l := range lines {
+		switch l.Key {
 		case "file":
-			w.File = value
+			w.File = l.Value
 		case "tests":
-			w.Tests = strings.Fields(value)
+			w.Tests = strings.Fields(l.Value)
 		case "expect":
-			w.Expect = value
+			w.Expect = l.Value
 		}
 	}
-	w.Summary = strings.Join(summary, " ")
+	w.Summary = summary
 	return nil
-}
-
-// splitKey reports whether line is "key: value" for one of keys.
-func splitKey(line string) (key, value string, ok bool) {
-	k, v, found := strings.Cut(line, ":")
-	if !found {
-		return "", "", false
-	}
-	for _, want := range keys {
-		if k == want {
-			return k, strings.TrimSpace(v), true
-		}
-	}
-	return "", "", false
 }
 
 // parseEdits pairs the archive's sections: before, after, before, after...

@@ -43,7 +43,7 @@ func (w *Weakening) validate() error {
 	}
 	for _, t := range w.Tests {
 		if !testPattern.MatchString(t) {
-			return fmt.Errorf("tests: %q is not a Go test name (want TestName or TestName/subtest)", t)
+			return fmt.Errorf("tests: %q is not a Go test name (want TestName, FuzzName or TestName/subtest)", t)
 		}
 	}
 	if w.Expect != "" {

@@ -59,9 +59,10 @@ type Edit struct {
 // numbers) joined by dashes.
 var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// testPattern is what a name under tests: looks like: a top-level test,
+// testPattern is what a name under tests: looks like: a top-level test or
+// fuzz target (go test runs a fuzz target's seed corpus like a test),
 // optionally followed by a subtest path.
-var testPattern = regexp.MustCompile(`^Test[A-Za-z0-9_]*(/\S+)?$`)
+var testPattern = regexp.MustCompile(`^(Test|Fuzz)[A-Za-z0-9_]*(/\S+)?$`)
 
 // ValidName reports whether name is a well-formed weakening name.
 func ValidName(name string) bool { return namePattern.MatchString(name) }

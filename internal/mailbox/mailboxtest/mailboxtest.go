@@ -10,7 +10,7 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
-	"github.com/fencelab/fencelab/internal/token"
+	"github.com/fencelab/fencelab/internal/token/tokentest"
 )
 
 // Ledger is one test's database file.
@@ -68,11 +68,7 @@ func (l *Ledger) Get(id string) mailbox.Message {
 // Minted returns how many fencing tokens the shared counter has issued.
 func (l *Ledger) Minted() int64 {
 	l.TB.Helper()
-	n, err := token.Minted(l.TB.Context(), l.first)
-	if err != nil {
-		l.TB.Fatalf("%v", err)
-	}
-	return n
+	return tokentest.Minted(l.TB, l.first)
 }
 
 // Claim claims id for owner and fails the test unless it wins.

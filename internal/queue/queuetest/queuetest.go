@@ -10,7 +10,7 @@ import (
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
-	"github.com/fencelab/fencelab/internal/token"
+	"github.com/fencelab/fencelab/internal/token/tokentest"
 )
 
 // Jobs is one test's queue file.
@@ -67,11 +67,7 @@ func (j *Jobs) Get(id string) queue.Job {
 // Minted returns how many fences the queue's token counter has issued.
 func (j *Jobs) Minted() int64 {
 	j.TB.Helper()
-	n, err := token.Minted(j.TB.Context(), j.first)
-	if err != nil {
-		j.TB.Fatalf("%v", err)
-	}
-	return n
+	return tokentest.Minted(j.TB, j.first)
 }
 
 // BreakFenceCounter makes the shared token counter refuse to mint, as a

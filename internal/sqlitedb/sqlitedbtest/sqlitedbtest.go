@@ -1,5 +1,6 @@
 // Package sqlitedbtest opens SQLite files for tests: one call that fails
-// the test on error and closes the connection when the test ends.
+// the test on error and closes the connection when the test ends, and one
+// that holds a read open the way a person's sqlite3 shell would.
 package sqlitedbtest
 
 import (
@@ -19,4 +20,21 @@ func Open(tb testing.TB, path string) *sqlitedb.DB {
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
+}
+
+// HoldRead opens another connection to the file at path, runs query on it
+// and leaves the read open, as a person's sqlite3 shell does in the middle
+// of a SELECT; the returned function ends the read. query must return at
+// least one row: a read ends as soon as its last row has been read.
+func HoldRead(tb testing.TB, path, query string) (end func()) {
+	tb.Helper()
+	rows, err := Open(tb, path).Query(tb.Context(), query)
+	if err != nil {
+		tb.Fatalf("read %s: %v", path, err)
+	}
+	if !rows.Next() {
+		rows.Close()
+		tb.Fatalf("read %s: %s returned no row, so no read stays open (%v)", path, query, rows.Err())
+	}
+	return func() { rows.Close() }
 }
