@@ -18,7 +18,6 @@ import (
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
-	"github.com/fencelab/fencelab/internal/token"
 )
 
 // The run's files, inside the runner's temporary directory.
@@ -196,7 +195,7 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 		for next < len(c.plan.Kills) {
 			k := c.plan.Kills[next]
 			if armed.IsZero() {
-				minted, err := token.Minted(ctx, c.db)
+				minted, err := tokensMinted(ctx, c.db)
 				if err != nil {
 					return "", err
 				}
@@ -243,6 +242,19 @@ func (c *coordinator) kill(k plannedKill) error {
 	}
 	c.watch(k.slot)
 	return nil
+}
+
+// tokensMinted reads how far the shared token counter has counted: the
+// highest token handed out, which is how many claims have begun a new
+// generation so far. A committed read, like the workers' polls; it
+// decides nothing but when the next kill is armed.
+func tokensMinted(ctx context.Context, db *sqlitedb.DB) (int64, error) {
+	var n int64
+	err := db.QueryRow(ctx, `SELECT COALESCE(MAX(token), 0) FROM lease_tokens`).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("read the token counter: %w", err)
+	}
+	return n, nil
 }
 
 // countOpen counts the messages neither DONE nor DEAD.
