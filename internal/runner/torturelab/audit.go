@@ -210,8 +210,6 @@ func (a *audit) checkMessage(id string) {
 			a.add(TerminalLeft, id, "%s: %s dead-lettered it with token %d, yet the ledger ends with it %s; DEAD is terminal",
 				id, dead[0].who(), dead[0].rec.Token, row.State)
 		}
-	}
-	if present {
 		a.checkBudget(row)
 	}
 	a.checkOpen(id, row, present)
