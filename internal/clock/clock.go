@@ -1,10 +1,12 @@
 // Package clock provides the logical time every lease in fencelab is judged
 // by.
 //
-// Nothing in fencelab reads the wall clock to decide whether a lease is
-// live. Experiments and tests hold a *Logical clock and move it by hand, so
-// "worker-b claims at minute 20" happens at minute 20 every run, with no
-// sleep and no flake.
+// Every test and every experiment but one holds a *Logical clock and
+// moves it by hand, so "worker-b claims at minute 20" happens at minute 20
+// every run, with no sleep and no flake. The one exception is the runner's
+// torture run, whose point is real processes contending in real time: its
+// leases are judged by Wall, the computer's clock in milliseconds (see
+// wall.go). No chapter test reads the wall clock.
 package clock
 
 import "sync"

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -76,6 +77,99 @@ func TestInterruptStopsCleanly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInterruptStopsATortureRunWithItsRestartedWorkers: the torture run
+// kills workers with kill -9 and starts others in their place. Stopped by
+// SIGINT, SIGTERM or SIGHUP after at least one such restart, it stops
+// every worker it has (the restarted ones included), removes its
+// temporary directory, exits 1 with the one line "interrupted", and
+// leaves no worker of its own running anywhere.
+func TestInterruptStopsATortureRunWithItsRestartedWorkers(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the test finds the runner's workers through /proc")
+	}
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"SIGINT", syscall.SIGINT}, {"SIGTERM", syscall.SIGTERM}, {"SIGHUP", syscall.SIGHUP}} {
+		sig := tc.sig
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			// 400 ms leases: a run that pauses, and waits out the leases
+			// of the workers it kills, for much longer than this test
+			// takes to see one replacement.
+			cmd := exec.Command(self, "torture", "--processes", "3", "--messages", "1000", "--kills", "40", "--lease-ms", "400", "--seed", "5")
+			cmd.Args[0] = "fencelab"
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			assert.NilError(t, cmd.Start())
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			seen := waitForReplacement(t, cmd.Process.Pid, waitForWorkers(t, cmd.Process.Pid, 3))
+
+			assert.NilError(t, cmd.Process.Signal(sig))
+			err := cmd.Wait()
+
+			var exitErr *exec.ExitError
+			assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
+			assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
+			assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
+			assert.Check(t, cmp.Regexp(`^fencelab torture: interrupted[^\n]*\n$`, stderr.String()))
+			left, err := os.ReadDir(tmp)
+			assert.NilError(t, err)
+			assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind: %v", left)
+			for _, pid := range seen {
+				assert.Check(t, !alive(pid), "worker %d still running after the runner exited", pid)
+			}
+			assert.Check(t, cmp.Len(workersWith(tmp), 0), "workers of the interrupted run still running anywhere")
+		})
+	}
+}
+
+// waitForReplacement waits, for a bounded time, until the process pid has
+// a child that is not one of first (a worker started in the place of one
+// it killed), and returns every child it saw, first included.
+func waitForReplacement(t *testing.T, pid int, first []int) []int {
+	t.Helper()
+	seen := append([]int(nil), first...)
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		replaced := false
+		for _, kid := range childrenOf(pid) {
+			if !slices.Contains(seen, kid) {
+				seen, replaced = append(seen, kid), true
+			}
+		}
+		if replaced {
+			return seen
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("the runner did not replace any of its workers %v within a minute", first)
+	return nil
+}
+
+// workersWith lists the live fencelab workers, whoever their parent is
+// now, whose environment says they were started with tmp as TMPDIR.
+func workersWith(tmp string) []string {
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	var pids []string
+	for _, path := range envs {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		vars := strings.Split(string(data), "\x00")
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if slices.Contains(vars, "TMPDIR="+tmp) && slices.ContainsFunc(vars, func(v string) bool { return strings.HasPrefix(v, "FENCELAB_ROLE=") }) && alive(pid) {
+			pids = append(pids, strconv.Itoa(pid))
+		}
+	}
+	return pids
 }
 
 // waitForWorkers waits, for a bounded time, until the process pid has n

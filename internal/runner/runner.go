@@ -12,6 +12,7 @@ import (
 	"github.com/fencelab/fencelab/internal/runner/fencinglab"
 	"github.com/fencelab/fencelab/internal/runner/mailboxlab"
 	"github.com/fencelab/fencelab/internal/runner/sessionlab"
+	"github.com/fencelab/fencelab/internal/runner/torturelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
@@ -25,6 +26,7 @@ var Commands = []cli.Command{
 	fencinglab.Fencing,
 	sessionlab.Incarnation,
 	actorlab.Actors,
+	torturelab.Torture,
 }
 
 // Main runs the runner with the process's own arguments and streams and

@@ -10,6 +10,8 @@ package scripttest
 // == != < <= > >=. VALUE is JSON (4, true, "a b") or a bare word (refused),
 // or @PATH for another value of the same document, so relations can be
 // asserted without fixing numbers: json stdout timeline.3.token > @timeline.0.token
+// or @FILE:PATH for a value of the document in FILE, so that two runs can
+// be compared: json stdout plan == @first.json:plan
 
 import (
 	"bytes"
@@ -35,14 +37,9 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("%s: %v", args[0], err)
 	}
-	var want any
-	if ref, ok := strings.CutPrefix(args[3], "@"); ok {
-		want, err = lookup(doc, ref)
-		if err != nil {
-			ts.Fatalf("%s: %v", args[0], err)
-		}
-	} else {
-		want = literal(args[3])
+	want, err := value(doc, args[3], ts.ReadFile)
+	if err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
 	}
 	ok, err := compare(got, args[2], want)
 	if err != nil {
@@ -55,6 +52,29 @@ func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Fatalf("%s: %s = %s; want %s%s %s", args[0], args[1], show(got), not, args[2], show(want))
 	}
+}
+
+// value reads a VALUE argument against doc, the document being asserted:
+// @FILE:PATH looks PATH up in the document read(FILE) returns, @PATH in
+// doc itself, and anything else is a literal.
+func value(doc any, arg string, read func(file string) string) (any, error) {
+	ref, ok := strings.CutPrefix(arg, "@")
+	if !ok {
+		return literal(arg), nil
+	}
+	file, path, ok := strings.Cut(ref, ":")
+	if !ok {
+		return lookup(doc, ref)
+	}
+	other, err := decodeOne(read(file))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	v, err := lookup(other, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return v, nil
 }
 
 // decodeOne decodes data, which must be exactly one JSON document.

@@ -138,6 +138,21 @@ func TestFailedExperimentExitsOneAndCleansUp(t *testing.T) {
 	assert.Check(t, cmp.Len(left, 0), "a failed run left files behind: %v", left)
 }
 
+// TestFindingPrintsTheResultAndExitsOne: an experiment that ran to the
+// end and found a violation exits 1, yet prints its result (the counts a
+// person needs to read it), then the finding on stderr as one line, and
+// removes its temporary directory.
+func TestFindingPrintsTheResultAndExitsOne(t *testing.T) {
+	failRun = cli.Findingf("the audit found 1 violation; the first: double completion: msg-1\nwas completed twice")
+	t.Cleanup(func() { failRun = nil })
+	code, stdout, stderr, left := run(t, "probe")
+	assert.Equal(t, code, 1, "exit status of an experiment that found a violation")
+	assert.Equal(t, stdout, "{\n  \"command\": \"probe\",\n  \"n\": 1\n}\n", "the result must still be printed")
+	assert.Equal(t, stderr, "fencelab probe: the audit found 1 violation; the first: double completion: msg-1\\nwas completed twice\n",
+		"the finding, as one line")
+	assert.Check(t, cmp.Len(left, 0), "a run that found a violation left files behind: %v", left)
+}
+
 // TestNumbersArePlainDecimal: a numeric flag reads plain decimal digits
 // and nothing else. What the flag package would read as octal, hex or
 // binary, a sign, a separator or a leading zero is misuse (2, one line),

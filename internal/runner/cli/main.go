@@ -13,9 +13,10 @@ import (
 )
 
 // Main runs the command named by args[0] and returns the exit status:
-// 0 the experiment ran, 1 it failed or was interrupted (ctx cancelled),
-// 2 misuse. stdout receives exactly one JSON document (or the text
-// drawing) and nothing else, and only when the status is 0.
+// 0 the experiment ran, 1 it failed, was interrupted (ctx cancelled) or
+// found a violation (a *Finding), 2 misuse. stdout receives exactly one
+// JSON document (or the text drawing) and nothing else, and only when the
+// status is 0 or the experiment returned a *Finding with its result.
 func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		printUsage(stderr, cmds)
@@ -84,10 +85,22 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 			err = errors.Join(err, rmErr)
 		}
 	}
+	var finding *Finding
 	switch {
 	case ctx.Err() != nil:
 		// The workers' errors are only echoes of the interrupt.
 		fmt.Fprintf(stderr, "%s: interrupted; workers stopped, %s\n", prefix, cleanup)
+		return 1
+	case errors.As(err, &finding) && finding == err:
+		// The experiment ran and found a violation: its result is worth
+		// printing, and the status says what it found.
+		if *keep {
+			fmt.Fprintf(stderr, "%s: %s\n", prefix, cleanup)
+		}
+		if code := printResult(stdout, stderr, prefix, format, textExp, result); code != 0 {
+			return code
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, oneLine(finding.Error()))
 		return 1
 	case err != nil:
 		msg := strings.ReplaceAll(err.Error(), "\n", "; ")
@@ -99,6 +112,13 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	case *keep:
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, cleanup)
 	}
+	return printResult(stdout, stderr, prefix, format, textExp, result)
+}
+
+// printResult prints result on stdout in format and returns 0, or 1 with
+// a line on stderr if it cannot be written.
+func printResult(stdout, stderr io.Writer, prefix, format string, textExp TextExperiment, result any) int {
+	var err error
 	if format == "text" {
 		err = textExp.Text(stdout, result)
 	} else {

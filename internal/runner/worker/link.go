@@ -23,13 +23,14 @@ type Link struct {
 	lines  chan []byte
 	rerr   chan error
 	closed chan struct{}
+	eof    chan struct{} // closed when the peer's end is closed and read to its end
 
 	closeSendOnce, closeOnce sync.Once
 }
 
 // NewLink returns a link that receives from r and sends to w.
 func NewLink(r io.Reader, w io.Writer) *Link {
-	l := &Link{r: r, w: w, lines: make(chan []byte), rerr: make(chan error, 1), closed: make(chan struct{})}
+	l := &Link{r: r, w: w, lines: make(chan []byte), rerr: make(chan error, 1), closed: make(chan struct{}), eof: make(chan struct{})}
 	go l.read()
 	return l
 }
@@ -50,8 +51,16 @@ func (l *Link) read() {
 	if err == nil {
 		err = io.EOF
 	}
+	close(l.eof)
 	l.rerr <- err
 }
+
+// PeerClosed is closed once the peer has closed its end of the link (or
+// the link broke) and every message it sent before has been received. A
+// worker that works on its own, and is never sent a request, learns this
+// way that its parent is done with it, or gone, without a Recv that would
+// give up after a bounded silence.
+func (l *Link) PeerClosed() <-chan struct{} { return l.eof }
 
 // Send writes v as one line.
 func (l *Link) Send(v any) error {

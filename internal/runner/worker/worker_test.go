@@ -35,7 +35,17 @@ var (
 	touch = worker.Role{Name: "touch", Run: func(_ context.Context, args []string, _ *worker.Link) error {
 		return os.WriteFile(args[0], nil, 0o600)
 	}}
-	roles = []worker.Role{exit3, echo, touch}
+	// quiet sends nothing and is asked nothing: it works until its
+	// parent closes the link, as a worker that works on its own does.
+	quiet = worker.Role{Name: "quiet", Run: func(ctx context.Context, _ []string, l *worker.Link) error {
+		select {
+		case <-l.PeerClosed():
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}}
+	roles = []worker.Role{exit3, echo, touch, quiet}
 )
 
 // message is what the tests and the echo worker exchange.

@@ -1,0 +1,358 @@
+package underfire
+
+// This file tests the torture run's audit on its own, on ledgers and
+// records made up by hand: a clean run reports nothing, each kind of
+// violation is counted and told first, and a record a kill took can hide
+// a violation but never make one up.
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/torturelab"
+)
+
+// The made-up run's clock, in wall-clock milliseconds: every lease below
+// ended long before the audit.
+const (
+	auditLease = 40
+	auditedAt  = 10_000
+)
+
+// cleanRun is a small run with nothing wrong in it:
+//
+//   - msg-1: worker-a claims it (token 10) and completes it;
+//   - msg-2: worker-a claims it (token 20) and pauses past its lease;
+//     worker-b takes it over (token 30) and completes it; worker-a wakes
+//     up and is refused stale_token;
+//   - msg-3: fails every time: worker-b's attempts (tokens 40, 50, 60)
+//     are retried, worker-a's (token 70) parks it in DEAD;
+//   - msg-4: worker-b claims it (token 80), renews it (still 80), and
+//     completes it.
+//
+// The tokens leave gaps (refused claims burn none, but other kinds of
+// claim share the counter), so a test can slip one in between.
+func cleanRun() (torturelab.Ledger, []torturelab.Log) {
+	row := func(id string, state mailbox.State, owner string, tok int64, retries int) mailbox.Message {
+		return mailbox.Message{ID: id, State: state, Owner: owner, Token: tok, Expires: owner != "", ExpiresAt: 10 * tok, RetryCount: retries}
+	}
+	l := torturelab.Ledger{
+		Messages: []string{"msg-1", "msg-2", "msg-3", "msg-4"},
+		Rows: map[string]mailbox.Message{
+			"msg-1": row("msg-1", mailbox.Done, "worker-a", 10, 0),
+			"msg-2": row("msg-2", mailbox.Done, "worker-b", 30, 0),
+			"msg-3": row("msg-3", mailbox.Dead, "worker-a", 70, mailbox.MaxRetries),
+			"msg-4": row("msg-4", mailbox.Done, "worker-b", 80, 0),
+		},
+		Integrity: "ok",
+		CheckedAt: auditedAt,
+		AfterRun:  map[string]torturelab.ClaimTry{},
+	}
+	claim := func(id string, tok int64) torturelab.Record {
+		return torturelab.Record{Op: "claim", ID: id, Token: tok, Result: torturelab.Claimed, ExpiresAt: 10 * tok}
+	}
+	takeover := func(id string, tok int64) torturelab.Record {
+		r := claim(id, tok)
+		r.Takeover = true
+		return r
+	}
+	complete := func(id string, tok int64) torturelab.Record {
+		return torturelab.Record{Op: "complete", ID: id, Token: tok, Result: torturelab.Completed}
+	}
+	deadLetter := func(id string, tok int64, verdict string) torturelab.Record {
+		return torturelab.Record{Op: "dead-letter", ID: id, Token: tok, Result: verdict}
+	}
+	a := torturelab.Log{Owner: "worker-a", Pid: 101, Slot: 0, Start: 1, Records: []torturelab.Record{
+		claim("msg-1", 10),
+		complete("msg-1", 10),
+		claim("msg-2", 20),
+		{Op: "pause", ID: "msg-2", Token: 20, PauseMs: 90, PastLease: true},
+		{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Refused, Reason: string(mailbox.StaleToken)},
+		claim("msg-3", 70),
+		deadLetter("msg-3", 70, torturelab.DeadLettered),
+	}}
+	b := torturelab.Log{Owner: "worker-b", Pid: 102, Slot: 1, Start: 1, Records: []torturelab.Record{
+		{Op: "claim", ID: "msg-2", Result: torturelab.Refused, Reason: string(mailbox.LeaseHeld), Holder: "worker-a"},
+		takeover("msg-2", 30),
+		complete("msg-2", 30),
+		claim("msg-3", 40),
+		deadLetter("msg-3", 40, torturelab.Retried),
+		claim("msg-3", 50),
+		deadLetter("msg-3", 50, torturelab.Retried),
+		claim("msg-3", 60),
+		deadLetter("msg-3", 60, torturelab.Retried),
+		claim("msg-4", 80),
+		{Op: "claim", ID: "msg-4", Token: 80, Result: torturelab.Renewed, ExpiresAt: 820},
+		complete("msg-4", 80),
+	}}
+	return l, []torturelab.Log{a, b}
+}
+
+// assertFound checks that the audit found exactly want violations of
+// kind and none of any other, and that its first violation is of that
+// kind and mentions every one of mentions (message id, owners, tokens).
+func assertFound(t *testing.T, f torturelab.Findings, kind torturelab.Kind, want int, mentions ...string) {
+	t.Helper()
+	counts := map[torturelab.Kind]int{
+		torturelab.DoubleCompletion:   f.DoubleCompletions,
+		torturelab.StaleComplete:      f.StaleCompletesAccepted,
+		torturelab.TokenNotIncreasing: f.TokensNotIncreasing,
+		torturelab.TerminalLeft:       f.TerminalLeft,
+		torturelab.RetryBudget:        f.RetryBudgetBroken,
+		torturelab.Lost:               f.Lost,
+		torturelab.Stuck:              f.Stuck,
+		torturelab.Unfinished:         f.Unfinished,
+	}
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		if k == kind {
+			assert.Check(t, counts[k] == want, "audit counted %d %s; want %d", counts[k], k, want)
+		} else {
+			assert.Check(t, counts[k] == 0, "audit counted %d %s in a run with only %s wrong; want 0", counts[k], k, kind)
+		}
+	}
+	assert.Assert(t, !f.Clean(), "the audit found nothing; want %s", kind)
+	assert.Check(t, cmp.Equal(f.Violations[0].Kind, kind), "the first violation told: %s", f.FirstViolation)
+	for _, m := range mentions {
+		assert.Check(t, cmp.Contains(f.FirstViolation, m), "the first violation must name %q", m)
+	}
+}
+
+// TestAuditOfACleanRunFindsNothing: a run whose ledger and records keep
+// every promise (a takeover, a stale complete refused, retries and DEAD,
+// a renewal) gets zeros, "ok", and no first violation.
+func TestAuditOfACleanRunFindsNothing(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+
+	f := torturelab.Audit(l, logs)
+
+	assert.Check(t, f.Clean(), "a clean run's audit found: %s", f.FirstViolation)
+	assert.DeepEqual(t, f, torturelab.Findings{IntegrityCheck: "ok"})
+}
+
+// TestAuditNeverInventsAViolationFromALostRecord: a kill -9 can take the
+// last records of the process it kills. However many of them a kill
+// takes, from whichever process, the audit of a clean run stays clean: a
+// missing record may hide a violation, never make one up.
+func TestAuditNeverInventsAViolationFromALostRecord(t *testing.T) {
+	t.Parallel()
+	_, logs := cleanRun()
+	for p := range logs {
+		for keep := range len(logs[p].Records) {
+			l, logs := cleanRun()
+			logs[p].Records = logs[p].Records[:keep]
+
+			f := torturelab.Audit(l, logs)
+
+			assert.Check(t, f.Clean(), "%s killed after %d of its records: the audit found %s; a lost record must not make up a violation",
+				logs[p].Owner, keep, f.FirstViolation)
+		}
+	}
+}
+
+// TestAuditFindsADoubleCompletion: two completes accepted for one
+// message, from two processes with two tokens.
+func TestAuditFindsADoubleCompletion(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	logs[0].Records = append(logs[0].Records, torturelab.Record{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Completed})
+
+	f := torturelab.Audit(l, logs)
+
+	assertFound(t, f, torturelab.DoubleCompletion, 1, "double completion", "msg-2",
+		"worker-a (pid 101) with token 20", "worker-b (pid 102) with token 30")
+}
+
+// TestAuditFindsAStaleCompleteAccepted: worker-a's complete with token 20
+// was accepted after worker-b had taken msg-2 over with token 30; the
+// DONE row still names worker-b and token 30.
+func TestAuditFindsAStaleCompleteAccepted(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	logs[0].Records[4].Result, logs[0].Records[4].Reason = torturelab.Completed, ""
+	logs[1].Records[2].Result, logs[1].Records[2].Reason = torturelab.Refused, string(mailbox.Terminal)
+
+	f := torturelab.Audit(l, logs)
+
+	assertFound(t, f, torturelab.StaleComplete, 1, "stale complete accepted", "msg-2",
+		"worker-a (pid 101) completed it with token 20", "worker-b under token 30")
+}
+
+// TestAuditFindsTokensNotIncreasing: a claim that begins a new generation
+// must get a token nobody was handed before, greater than every one its
+// own process was handed.
+func TestAuditFindsTokensNotIncreasing(t *testing.T) {
+	t.Parallel()
+	t.Run("takeover-keeps-the-token", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		// worker-b's takeover of msg-2 got worker-a's token 20 again.
+		logs[1].Records[1].Token, logs[1].Records[2].Token = 20, 20
+		l.Rows["msg-2"] = mailbox.Message{ID: "msg-2", State: mailbox.Done, Owner: "worker-b", Token: 20, Expires: true, ExpiresAt: 240}
+
+		f := torturelab.Audit(l, logs)
+
+		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-2",
+			"worker-b (pid 102) began a new generation with token 20", "worker-a (pid 101) had already won (on msg-2)")
+	})
+	t.Run("own-takeover-keeps-the-token", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		// worker-b claimed msg-4 again past its lease and got 80 again,
+		// not a new token.
+		logs[1].Records[10].Result = torturelab.Claimed
+
+		f := torturelab.Audit(l, logs)
+
+		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-4",
+			"worker-b (pid 102) began a new generation with token 80, which it had itself already won (on msg-4)")
+	})
+	t.Run("token-goes-down", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		// worker-a's claim of msg-3 got 15, after it had won 20.
+		logs[0].Records[5].Token, logs[0].Records[6].Token = 15, 15
+		l.Rows["msg-3"] = mailbox.Message{ID: "msg-3", State: mailbox.Dead, Owner: "worker-a", Token: 15, Expires: true, ExpiresAt: 150, RetryCount: mailbox.MaxRetries}
+
+		f := torturelab.Audit(l, logs)
+
+		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-3",
+			"worker-a (pid 101) began a new generation with token 15 after it had won token 20 (on msg-2)")
+	})
+}
+
+// TestAuditFindsATerminalStateLeft: msg-1 was completed, and ends the
+// run NEW again.
+func TestAuditFindsATerminalStateLeft(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	l.Rows["msg-1"] = mailbox.Message{ID: "msg-1", State: mailbox.New}
+	l.AfterRun["msg-1"] = torturelab.ClaimTry{Claimed: true}
+
+	f := torturelab.Audit(l, logs)
+
+	assert.Check(t, cmp.Equal(f.TerminalLeft, 1), "terminal_left")
+	assert.Check(t, cmp.Equal(f.Unfinished, 1), "unfinished: a NEW message a claim took after the run")
+	assert.Check(t, cmp.Equal(f.Violations[0].Kind, torturelab.TerminalLeft), "the first violation told: %s", f.FirstViolation)
+	for _, m := range []string{"terminal state left", "msg-1", "worker-a (pid 101) completed it with token 10", "ends with it NEW"} {
+		assert.Check(t, cmp.Contains(f.FirstViolation, m))
+	}
+}
+
+// TestAuditFindsABrokenRetryBudget: a failed message goes back to NEW
+// only while it has retried fewer than mailbox.MaxRetries times, then to
+// DEAD: no row counts more retries, and a DEAD row counts exactly that
+// many.
+func TestAuditFindsABrokenRetryBudget(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		retries int
+		mention string
+	}{
+		{"one-retry-too-many", mailbox.MaxRetries + 1, "msg-3 is DEAD after 4 retries; the budget is 3"},
+		{"dead-too-soon", mailbox.MaxRetries - 1, "msg-3 is DEAD after 2 retries"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l, logs := cleanRun()
+			row := l.Rows["msg-3"]
+			row.RetryCount = tc.retries
+			l.Rows["msg-3"] = row
+
+			f := torturelab.Audit(l, logs)
+
+			assertFound(t, f, torturelab.RetryBudget, 1, "retry budget broken: ", tc.mention)
+		})
+	}
+}
+
+// TestAuditFindsALostMessage: a message that is neither DONE nor DEAD and
+// that no claim will take again: gone, NEW but refused, or held by a
+// lease that never ends or ends past the audit.
+func TestAuditFindsALostMessage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		row     *mailbox.Message // nil: the row is gone
+		try     *torturelab.ClaimTry
+		mention string
+	}{
+		{"gone", nil, nil, "msg-4 is gone from the ledger"},
+		{"new-but-refused", &mailbox.Message{ID: "msg-4", State: mailbox.New}, &torturelab.ClaimTry{Reason: mailbox.NotClaimable},
+			"msg-4 is NEW, and a claim after the run was refused: not_claimable"},
+		{"lease-never-ends", &mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80}, &torturelab.ClaimTry{Reason: mailbox.NotClaimable},
+			"msg-4 is CLAIMED by worker-b under token 80 with a lease that never ends"},
+		{"lease-ends-after-the-audit", &mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80, Expires: true, ExpiresAt: auditedAt + 1},
+			&torturelab.ClaimTry{Reason: mailbox.LeaseHeld}, "msg-4 is CLAIMED by worker-b under token 80 with a lease that ends at 10001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l, logs := cleanRun()
+			delete(l.Rows, "msg-4")
+			if tc.row != nil {
+				l.Rows["msg-4"] = *tc.row
+			}
+			if tc.try != nil {
+				l.AfterRun["msg-4"] = *tc.try
+			}
+			logs[1].Records = logs[1].Records[:9] // worker-b was killed before it completed msg-4
+
+			f := torturelab.Audit(l, logs)
+
+			assertFound(t, f, torturelab.Lost, 1, "lost: ", tc.mention)
+		})
+	}
+}
+
+// TestAuditFindsAStuckMessage: msg-4 is CLAIMED, its lease ended, and a
+// claim after the run was still refused.
+func TestAuditFindsAStuckMessage(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	l.Rows["msg-4"] = mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80, Expires: true, ExpiresAt: auditedAt - auditLease}
+	l.AfterRun["msg-4"] = torturelab.ClaimTry{Reason: mailbox.LeaseHeld}
+	logs[1].Records = logs[1].Records[:11] // worker-b was killed before it completed msg-4
+
+	f := torturelab.Audit(l, logs)
+
+	assertFound(t, f, torturelab.Stuck, 1, "stuck: msg-4 is CLAIMED by worker-b under token 80", "its lease ended at 9960", "refused: lease_held")
+}
+
+// TestAuditFindsAnUnfinishedMessage: the run stopped with msg-4 NEW, and
+// a claim after the run took it: nothing was wrong with msg-4, except
+// that nobody finished it.
+func TestAuditFindsAnUnfinishedMessage(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	l.Rows["msg-4"] = mailbox.Message{ID: "msg-4", State: mailbox.New}
+	l.AfterRun["msg-4"] = torturelab.ClaimTry{Claimed: true}
+	logs[1].Records = logs[1].Records[:9]
+
+	f := torturelab.Audit(l, logs)
+
+	assertFound(t, f, torturelab.Unfinished, 1, "unfinished: msg-4 was NEW when the workers stopped", "a claim after the run took it")
+}
+
+// TestAuditFindsADamagedFile: when SQLite's integrity_check answers
+// anything but "ok", that is told first, whatever else is wrong.
+func TestAuditFindsADamagedFile(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	l.Integrity = "*** in database main ***; Page 7: btreeInitPage() returns error code 11"
+	logs[0].Records = append(logs[0].Records, torturelab.Record{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Completed})
+
+	f := torturelab.Audit(l, logs)
+
+	assert.Check(t, cmp.Equal(f.IntegrityCheck, l.Integrity))
+	assert.Check(t, cmp.Equal(f.DoubleCompletions, 1))
+	assert.Check(t, cmp.Equal(f.Violations[0].Kind, torturelab.Integrity), "the first violation told: %s", f.FirstViolation)
+	assert.Check(t, strings.HasPrefix(f.FirstViolation, "integrity_check: PRAGMA integrity_check answered"), "first violation: %s", f.FirstViolation)
+	assert.Check(t, cmp.Contains(f.FirstViolation, "btreeInitPage"))
+}

@@ -1,0 +1,13 @@
+package underfire
+
+import (
+	"testing"
+
+	"github.com/fencelab/fencelab/internal/course/scripttest"
+)
+
+func TestMain(m *testing.M) { scripttest.Main(m) }
+
+// TestScripts runs testdata/script/*.txtar against the fencelab runner:
+// the torture run, its plan, its audit and its misuse.
+func TestScripts(t *testing.T) { scripttest.Run(t) }

@@ -1,0 +1,124 @@
+package torturelab
+
+// This file holds the run's JSON: the flags echoed, what the workers were
+// told in total, what the ledger ends with, the audit, and the plan.
+
+import (
+	"github.com/fencelab/fencelab/internal/mailbox"
+)
+
+// result is the JSON of one torture run.
+type result struct {
+	Command   string `json:"command"`
+	Seed      int64  `json:"seed"`
+	Processes int    `json:"processes"`
+	Messages  int    `json:"messages"`
+	Kills     int    `json:"kills"`
+	LeaseMs   int64  `json:"lease_ms"`
+	// What the workers were told, from their records: claims that began
+	// a generation (takeovers among them), claims that renewed one.
+	Claims    int `json:"claims"`
+	Takeovers int `json:"takeovers"`
+	Renewals  int `json:"renewals"`
+	// What the ledger ends with: messages DONE, messages DEAD, and the
+	// retries its rows count.
+	Completes   int      `json:"completes"`
+	DeadLetters int      `json:"dead_letters"`
+	Retries     int      `json:"retries"`
+	Refused     refused  `json:"refused"`
+	Pauses      pauses   `json:"pauses"`
+	Killed      int      `json:"killed"` // kills done (the plan's, unless the run ended first)
+	Ended       string   `json:"ended"`
+	Records     records  `json:"records"`
+	Audit       Findings `json:"audit"`
+	Plan        runPlan  `json:"plan"`
+	Seconds     float64  `json:"seconds"`
+}
+
+// refused counts the refusals the workers were told, by reason.
+type refused struct {
+	StaleToken   int `json:"stale_token"`
+	Terminal     int `json:"terminal"`
+	LeaseHeld    int `json:"lease_held"`
+	NotClaimable int `json:"not_claimable"`
+}
+
+// pauses counts the pauses the workers took.
+type pauses struct {
+	WithinLease int `json:"within_lease"`
+	PastLease   int `json:"past_lease"`
+}
+
+// records says what the audit had to go on, and what the kills took.
+type records struct {
+	Processes int `json:"processes"` // record files: one per worker process started
+	Lines     int `json:"lines"`
+	Torn      int `json:"torn"`   // lines cut short by a kill, left out
+	Errors    int `json:"errors"` // calls that failed without an answer
+	// DoneUnrecorded counts DONE messages for which no record says
+	// "completed": the completer was killed between its commit and its
+	// record. The audit cannot check those completes.
+	DoneUnrecorded int `json:"done_unrecorded"`
+}
+
+// summarize builds the run's JSON from the plan, the records, the ledger
+// and the audit.
+func summarize(p runPlan, messages int, logs []Log, l Ledger, f Findings) *result {
+	res := &result{
+		Command: "torture", Seed: p.Seed, Processes: p.processes, Messages: messages,
+		Kills: len(p.Kills), LeaseMs: p.LeaseMs, Audit: f, Plan: p,
+	}
+	completed := map[string]bool{}
+	for _, log := range logs {
+		res.Records.Processes++
+		res.Records.Torn += log.Torn
+		res.Records.Lines += len(log.Records)
+		for _, rec := range log.Records {
+			switch {
+			case rec.Op == "claim" && rec.Result == Claimed:
+				res.Claims++
+				if rec.Takeover {
+					res.Takeovers++
+				}
+			case rec.Op == "claim" && rec.Result == Renewed:
+				res.Renewals++
+			case rec.Op == "complete" && rec.Result == Completed:
+				completed[rec.ID] = true
+			case rec.Op == "pause" && rec.PastLease:
+				res.Pauses.PastLease++
+			case rec.Op == "pause":
+				res.Pauses.WithinLease++
+			case rec.Result == Failed:
+				res.Records.Errors++
+			case rec.Result == Refused:
+				res.Refused.count(mailbox.Reason(rec.Reason))
+			}
+		}
+	}
+	for _, row := range l.Rows {
+		switch row.State {
+		case mailbox.Done:
+			res.Completes++
+			if !completed[row.ID] {
+				res.Records.DoneUnrecorded++
+			}
+		case mailbox.Dead:
+			res.DeadLetters++
+		}
+		res.Retries += row.RetryCount
+	}
+	return res
+}
+
+func (r *refused) count(reason mailbox.Reason) {
+	switch reason {
+	case mailbox.StaleToken:
+		r.StaleToken++
+	case mailbox.Terminal:
+		r.Terminal++
+	case mailbox.LeaseHeld:
+		r.LeaseHeld++
+	case mailbox.NotClaimable:
+		r.NotClaimable++
+	}
+}

@@ -1,0 +1,76 @@
+// Package torturelab holds the runner's torture experiment (chapter 9):
+// many real worker processes claim, complete and dead-letter the messages
+// of one mailbox file with wall-clock leases a few milliseconds long;
+// the plan pauses some of them past their lease and kills others with
+// kill -9 at moments nobody chose; then the run audits the ledger against
+// what every worker was told.
+//
+// It is the one experiment whose clock is the wall clock (clock.Wall):
+// its point is contention nobody ordered. The seed fixes the plan (see
+// plan.go); the operating system's scheduling does the rest.
+package torturelab
+
+import (
+	"context"
+	"flag"
+	"math"
+	"math/rand/v2"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// Torture is the runner's "torture" command (chapter 9).
+var Torture = cli.Command{
+	Name:    "torture",
+	Summary: "many worker processes, wall-clock leases, pauses past the lease and kill -9 at random moments; then an audit of the ledger",
+	New:     func(fs *flag.FlagSet) cli.Experiment { return newFlags(fs) },
+	Roles:   []worker.Role{workerRole},
+}
+
+// The flags and their ranges (spec/RUNNER.md, section torture).
+var (
+	processesFlag = cli.IntFlag{Name: "processes", Min: 2, Max: 16}
+	messagesFlag  = cli.IntFlag{Name: "messages", Min: 1, Max: 100000}
+	killsFlag     = cli.IntFlag{Name: "kills", Min: 0, Max: 1000}
+	leaseFlag     = cli.IntFlag{Name: "lease-ms", Min: 1, Max: 60000}
+	seedFlag      = cli.IntFlag{Name: "seed", Min: 0, Max: math.MaxInt}
+)
+
+// flags is one configured run.
+type flags struct {
+	processes, messages, kills, leaseMs, seed int
+	fs                                        *flag.FlagSet
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, fs: fs}
+	processesFlag.Var(fs, &f.processes, "how many worker processes run at once, `N` from 2 to 16")
+	messagesFlag.Var(fs, &f.messages, "how many messages the run adds, `M` from 1 to 100000")
+	killsFlag.Var(fs, &f.kills, "how many times a worker is killed with kill -9 and restarted, `K` from 0 to 1000")
+	leaseFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
+	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` any plain decimal integer (default: a random one, printed)")
+	return f
+}
+
+func (f *flags) Validate() error {
+	for _, c := range []struct {
+		flag cli.IntFlag
+		v    int
+	}{{processesFlag, f.processes}, {messagesFlag, f.messages}, {killsFlag, f.kills}, {leaseFlag, f.leaseMs}, {seedFlag, f.seed}} {
+		if err := c.flag.Check(c.v); err != nil {
+			return err
+		}
+	}
+	given := false
+	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == seedFlag.Name })
+	if !given {
+		f.seed = rand.IntN(math.MaxInt)
+	}
+	return nil
+}
+
+func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
+	p := newPlan(int64(f.seed), f.processes, f.messages, f.kills, int64(f.leaseMs))
+	return run(ctx, env, p, f.messages)
+}

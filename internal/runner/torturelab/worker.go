@@ -1,0 +1,237 @@
+package torturelab
+
+// This file holds the torture worker: a separate OS process with its own
+// connection to the ledger, which works on its own until its parent is
+// done with it. It looks for a message a claim may take, claims it, reads
+// it, maybe pauses (past its lease, sometimes), maybe claims it again,
+// and then completes it or, when the plan says this attempt fails,
+// dead-letters it. Every answer goes to its record file the moment it
+// arrives. Its parent tells it nothing after the handshake: the only
+// ordering here is the one SQLite's write lock imposes.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// workerRole is started with one argument: its workerArgs as JSON.
+var workerRole = worker.Role{Name: "torture-worker", Run: runWorker}
+
+// workerArgs is what the coordinator hands a worker through the
+// handshake: paths inside the run's own temporary directory, and the
+// plan's numbers.
+type workerArgs struct {
+	Ledger  string `json:"ledger"`
+	Records string `json:"records"` // the worker's own record file, not yet created
+	Owner   string `json:"owner"`
+	Slot    int    `json:"slot"`
+	Start   int    `json:"start"`
+	Seed    int64  `json:"seed"`
+	LeaseMs int64  `json:"lease_ms"`
+}
+
+func (a workerArgs) encode() []string {
+	b, _ := json.Marshal(a) // plain strings and numbers: never fails
+	return []string{string(b)}
+}
+
+func runWorker(ctx context.Context, args []string, link *worker.Link) error {
+	if len(args) != 1 {
+		return fmt.Errorf("want one argument, the worker's plan, got %d", len(args))
+	}
+	var a workerArgs
+	if err := json.Unmarshal([]byte(args[0]), &a); err != nil {
+		return fmt.Errorf("read the worker's plan: %w", err)
+	}
+	db, err := sqlitedb.Open(ctx, a.Ledger)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rec, err := createRecorder(a.Records, Log{Owner: a.Owner, Pid: os.Getpid(), Slot: a.Slot, Start: a.Start})
+	if err != nil {
+		return err
+	}
+	defer rec.close()
+	w := &tortureWorker{
+		db:    db,
+		box:   mailbox.Open(db, clock.Wall{}, a.LeaseMs),
+		owner: a.Owner,
+		seed:  a.Seed,
+		lease: a.LeaseMs,
+		steps: &steps{r: workerRand(a.Seed, a.Slot, a.Start, streamPause), leaseMs: a.LeaseMs},
+		pick:  workerRand(a.Seed, a.Slot, a.Start, streamPick),
+		rec:   rec,
+		stop:  link.PeerClosed(),
+		from:  1,
+	}
+	return w.run(ctx)
+}
+
+// tortureWorker is one worker process's state.
+type tortureWorker struct {
+	db    *sqlitedb.DB
+	box   *mailbox.Mailbox
+	owner string
+	seed  int64
+	lease int64
+	steps *steps
+	pick  *rand.Rand
+	rec   *recorder
+	stop  <-chan struct{} // closed when the parent is done with this worker
+	from  int64           // where the next poll starts (poll.go)
+	polls int
+}
+
+// run works until the parent is done with the worker. Only a record that
+// cannot be written, or an interrupt, ends it early: a call that fails is
+// recorded and the worker goes on, as a real one would.
+func (w *tortureWorker) run(ctx context.Context) error {
+	for {
+		select {
+		case <-w.stop:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		found, err := w.poll(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := w.note(Record{Op: "poll", Result: Failed, Error: err.Error()}); err != nil {
+				return err
+			}
+		}
+		if len(found) == 0 {
+			w.wait(ctx, w.idleTime())
+			continue
+		}
+		if err := w.work(ctx, found[w.pick.IntN(len(found))]); err != nil {
+			return err
+		}
+	}
+}
+
+// idleTime is how long a worker that found nothing to claim waits before
+// it looks again: a quarter of a lease, within 1 to 20 milliseconds.
+func (w *tortureWorker) idleTime() time.Duration {
+	return time.Duration(min(max(w.lease/4, 1), 20)) * time.Millisecond
+}
+
+// wait waits for d, or less if the parent is done or the run interrupted.
+func (w *tortureWorker) wait(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-w.stop:
+	case <-ctx.Done():
+	}
+}
+
+// work claims c and, if the claim is won, follows the plan's step for it
+// to the end: read, pause, claim again, then complete or dead-letter.
+// It returns an error only when a record cannot be written.
+func (w *tortureWorker) work(ctx context.Context, c candidate) error {
+	got, won, err := w.claim(ctx, c.id, c.state == mailbox.Claimed)
+	if err != nil || !won {
+		return err
+	}
+	st := w.steps.next()
+	msg, err := w.box.Get(ctx, c.id)
+	if err != nil {
+		return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
+	}
+	if st.PauseMs > 0 {
+		if err := w.note(Record{Op: "pause", ID: c.id, Token: got.Token, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
+			return err
+		}
+		// A parent that is done wakes a paused worker: it finishes its
+		// message at once instead of sleeping out the pause.
+		w.wait(ctx, time.Duration(st.PauseMs)*time.Millisecond)
+	}
+	if st.Renew {
+		// Claiming again: inside the lease, a renewal that keeps the
+		// token; past it, the worker's own takeover, with a new token, or
+		// a refusal if somebody else took the message meanwhile.
+		got, won, err = w.claim(ctx, c.id, true)
+		if err != nil || !won {
+			return err
+		}
+		if !got.Renewed {
+			// A new generation: meanwhile another worker may have held
+			// the message and retried it, so what was read before is
+			// out of date. Read it again, as any new holder does.
+			if msg, err = w.box.Get(ctx, c.id); err != nil {
+				return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
+			}
+		}
+	}
+	// The attempt fails if the plan says this message fails this many
+	// times: the retry count read under the worker's own generation,
+	// which nobody else can change while that generation lasts.
+	tok := got.Token
+	if failures(w.seed, messageIndex(c.id)) > msg.RetryCount {
+		verdict, callErr := w.box.DeadLetter(ctx, c.id, tok)
+		out, err := cli.OutcomeOf(string(verdict), callErr, mailbox.ReasonOf)
+		return w.answer(Record{Op: "dead-letter", ID: c.id, Token: tok}, out, err)
+	}
+	out, err := cli.OutcomeOf(Completed, w.box.Complete(ctx, c.id, w.owner, tok), mailbox.ReasonOf)
+	return w.answer(Record{Op: "complete", ID: c.id, Token: tok}, out, err)
+}
+
+// claim claims message id and records the answer. It returns the claim
+// and whether it was won. overExpired says the message was seen CLAIMED
+// with its lease passed (or is the worker's own claim, being claimed
+// again): a new generation won on it is a takeover.
+func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) (c mailbox.Claim, won bool, err error) {
+	c, callErr := w.box.Claim(ctx, id, w.owner)
+	rec := Record{Op: "claim", ID: id}
+	out, err := cli.OutcomeOf(Claimed, callErr, mailbox.ReasonOf)
+	var refusal *mailbox.Refusal
+	switch {
+	case err != nil:
+	case errors.As(callErr, &refusal):
+		rec.Holder = refusal.Holder
+	default:
+		rec.Token, rec.ExpiresAt = c.Token, c.ExpiresAt
+		if c.Renewed {
+			out.Result = Renewed
+		} else {
+			rec.Takeover = overExpired
+		}
+	}
+	won = err == nil && out.Result != cli.Refused
+	return c, won, w.answer(rec, out, err)
+}
+
+// answer records the outcome of one call: its result and reason, or err
+// when the call failed without an answer (its outcome is then unknown,
+// and the record says so).
+func (w *tortureWorker) answer(rec Record, out cli.Outcome, err error) error {
+	if err != nil {
+		rec.Result, rec.Error = Failed, err.Error()
+	} else {
+		rec.Result, rec.Reason = out.Result, out.Reason
+	}
+	return w.note(rec)
+}
+
+// note stamps rec with the time and writes it to the record file.
+func (w *tortureWorker) note(rec Record) error {
+	rec.At = clock.Wall{}.Now()
+	return w.rec.write(rec)
+}
