@@ -29,12 +29,15 @@ type generator struct {
 	out  []*Mutant
 	// rowsAffected are the variables that hold a RowsAffected result.
 	rowsAffected map[types.Object]bool
+	// besideError are the integer literals a return statement hands back
+	// beside an error that is not nil: see besideAnError.
+	besideError map[*ast.BasicLit]bool
 }
 
 // generate returns the mutants of one loaded package, in source order.
 func generate(root string, pkg *packages.Package) []*Mutant {
 	rel, _ := filepath.Rel(root, pkg.Dir)
-	g := &generator{pkg: pkg, rel: filepath.ToSlash(rel), root: root, rowsAffected: map[types.Object]bool{}}
+	g := &generator{pkg: pkg, rel: filepath.ToSlash(rel), root: root, rowsAffected: map[types.Object]bool{}, besideError: map[*ast.BasicLit]bool{}}
 	for i, f := range pkg.Syntax {
 		name := pkg.CompiledGoFiles[i]
 		if strings.HasSuffix(name, "_test.go") {
@@ -187,6 +190,8 @@ func (st *fileState) walk(n ast.Node) {
 			}
 		case *ast.IfStmt:
 			st.ifErr(n)
+		case *ast.ReturnStmt:
+			st.besideAnError(n)
 		case *ast.BasicLit:
 			st.literal(n)
 		case *ast.ExprStmt:
@@ -372,9 +377,50 @@ func requote(orig, s string) string {
 	return strconv.Quote(s)
 }
 
+// besideAnError marks the integer literals ret returns beside an error
+// that is not nil, as in `return 0, err`. By Go's convention a caller that
+// gets an error reads no other result, so c+1 and c-1 there could only be
+// equivalent mutants: they are not generated. A result that calls a
+// function keeps its literals, since the call may do something.
+func (st *fileState) besideAnError(ret *ast.ReturnStmt) {
+	n := len(ret.Results)
+	if n < 2 || !st.isError(ret.Results[n-1]) {
+		return
+	}
+	for _, r := range ret.Results[:n-1] {
+		var lits []*ast.BasicLit
+		call := false
+		ast.Inspect(r, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.CallExpr:
+				call = true
+			case *ast.BasicLit:
+				lits = append(lits, x)
+			}
+			return true
+		})
+		for _, lit := range lits {
+			st.besideError[lit] = !call
+		}
+	}
+}
+
+// isError reports whether e has type error and is not the nil literal.
+func (st *fileState) isError(e ast.Expr) bool {
+	tv, ok := st.pkg.TypesInfo.Types[e]
+	if !ok || tv.IsNil() {
+		return false
+	}
+	return types.Identical(tv.Type, types.Universe.Lookup("error").Type())
+}
+
 // intConst generates c+1 and c-1 for an integer literal whose type is an
-// integer type this package can name.
+// integer type this package can name, unless it is returned beside an
+// error.
 func (st *fileState) intConst(lit *ast.BasicLit) {
+	if st.besideError[lit] {
+		return
+	}
 	tv, ok := st.pkg.TypesInfo.Types[lit]
 	if !ok || tv.Value == nil {
 		return

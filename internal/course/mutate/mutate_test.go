@@ -83,6 +83,20 @@ func TestEachGoOperatorProducesItsMutant(t *testing.T) {
 	assert.Assert(t, open.schema, "a comparison inside a function body is switched at run time")
 }
 
+// TestNoIntegerMutantBesideAnError: `return 0, err` hands back a value no
+// caller may read, so changing that 0 could only make equivalent mutants;
+// the same literal returned beside nil is mutated.
+func TestNoIntegerMutantBesideAnError(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for _, m := range generateIn(t, fixture, "internal/ledger") {
+		if m.Func == "Count" && m.Operator == IntConst {
+			got = append(got, m.Original+" -> "+m.Mutated)
+		}
+	}
+	assert.DeepEqual(t, got, []string{"5 -> 6", "5 -> 4"})
+}
+
 // TestEachSQLOperatorProducesItsMutant: every SQL operator finds its
 // example in the store fixture; the mutated statement keeps its
 // placeholders, so it still takes the same arguments.

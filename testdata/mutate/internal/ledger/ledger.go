@@ -63,3 +63,13 @@ func Second() byte {
 	b[1] = 7
 	return b[1]
 }
+
+// Count returns how many items s names. Beside an error the count is
+// meaningless, so its literal there has no integer mutants; the one
+// returned beside nil has.
+func Count(s string) (int, error) {
+	if s == "" {
+		return 0, ErrFull
+	}
+	return 5, nil
+}
