@@ -17,19 +17,24 @@ import (
 	"github.com/fencelab/fencelab/internal/course/mutate"
 )
 
-// mutate runs `drill mutate [PACKAGE...] [--json] [--survivors]`.
+// mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]`.
 func (t *Tool) mutate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	survivors := fs.Bool("survivors", false, "list only the mutants that survived (JSON: only those in mutants)")
 	verbose := fs.Bool("v", false, "print every mutant's verdict as it comes, not only the survivors")
 	jobs := fs.Int("jobs", 0, "run `N` test processes at once (0, the default: the number of CPUs)")
-	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors]",
+	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N]",
 		"Mutation testing. Generates mutants of the mechanism packages (internal/<concept>) from\n"+
 			"their Go and their SQL, runs the chapter tests that use each package against every mutant,\n"+
 			"and reports what the tests kill. A survivor is a property no test states, unless\n"+
 			mutate.ExcuseDir+"/<package>.txt excuses it with a reason. Exit status 0 only if none survives.\n"+
-			"PACKAGE is a mechanism package: mailbox, or internal/mailbox.", t.Stderr)
+			"PACKAGE is a mechanism package: mailbox, or internal/mailbox.\n\n"+
+			"Go mutants: a comparison flipped, one operand of && or || dropped, a ! dropped, an error\n"+
+			"check or a RowsAffected check deleted, an integer c made c+1 and c-1 (not one returned\n"+
+			"beside an error, which no caller reads), a call statement deleted. SQL mutants, in the\n"+
+			"statements the code sends: a WHERE conjunct dropped, a comparison flipped, a SET\n"+
+			"assignment dropped, BEGIN IMMEDIATE made BEGIN.", t.Stderr)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,10 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -29,6 +31,7 @@ type build struct {
 	baseline map[string]float64  // chapter name -> seconds its tests took with no mutant on
 	chapters map[string]*chapter // by name
 	pkgs     map[string]*packages.Package
+	killers  killers
 }
 
 // buildSchemata writes the schemata of the runnable mutants, type-checks
@@ -165,7 +168,10 @@ type judgement struct {
 }
 
 // judge runs m against the chapters that can kill it, quickest first,
-// and stops at the first that does.
+// and stops at the first that does. The test that last killed a mutant of
+// the same function runs alone before them: neighbouring mutants break the
+// same property, so it usually kills this one too, in a fraction of its
+// chapter's time.
 func (b *build) judge(ctx context.Context, cfg Config, m *Mutant, chapters []*chapter) judgement {
 	start := time.Now()
 	var mine []*chapter
@@ -180,11 +186,19 @@ func (b *build) judge(ctx context.Context, cfg Config, m *Mutant, chapters []*ch
 		j.Reason = "no chapter's tests use " + m.Package
 	}
 	if num, ok := b.nums[m]; ok {
-		for _, ch := range mine {
-			out := runBinary(ctx, cfg, ch, b.bins[ch.Name], num, b.timeout(ch.Name))
-			if out.failed {
+		if k, ok := b.killers.last(m); ok {
+			ch := b.chapters[k.chapter]
+			if out := runTests(ctx, cfg, ch, b.bins[ch.Name], num, b.timeout(ch.Name), "-test.run=^"+regexp.QuoteMeta(k.test)+"$"); out.failed {
 				j.Verdict, j.KilledBy = Killed, ch.Name+": "+out.by
+			}
+		}
+		for _, ch := range mine {
+			if j.Verdict == Killed {
 				break
+			}
+			if out := runBinary(ctx, cfg, ch, b.bins[ch.Name], num, b.timeout(ch.Name)); out.failed {
+				j.Verdict, j.KilledBy = Killed, ch.Name+": "+out.by
+				b.killers.record(m, ch.Name, out.by)
 			}
 		}
 	} else if len(mine) > 0 {
@@ -194,11 +208,45 @@ func (b *build) judge(ctx context.Context, cfg Config, m *Mutant, chapters []*ch
 	return j
 }
 
+// killers remembers, per mutated function, the chapter and top-level
+// test that last killed one of its mutants. Judges run side by side, so
+// it is guarded.
+type killers struct {
+	mu   sync.Mutex
+	byFn map[string]killer
+}
+
+// killer is one chapter's top-level test.
+type killer struct{ chapter, test string }
+
+func (k *killers) last(m *Mutant) (killer, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	got, ok := k.byFn[m.Package+"."+m.Func]
+	return got, ok
+}
+
+// record notes that the test named at the start of by (as outcome.by
+// gives it: "TestName/sub: why") in chapter killed m.
+func (k *killers) record(m *Mutant, chapter, by string) {
+	test, _, _ := strings.Cut(by, ":")
+	test, _, _ = strings.Cut(test, "/")
+	if !strings.HasPrefix(test, "Test") && !strings.HasPrefix(test, "Fuzz") {
+		return // a timeout or a crash outside any test: nothing to run alone
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.byFn == nil {
+		k.byFn = map[string]killer{}
+	}
+	k.byFn[m.Package+"."+m.Func] = killer{chapter, test}
+}
+
 // timeout bounds one run of a chapter: ten times its baseline, measured in
 // the same run on the same machine, so only a mutant that hangs reaches it
 // (a deleted Unlock deadlocks; a hang is a failure the tests noticed).
 func (b *build) timeout(chapter string) time.Duration {
-	return max(10*time.Second, time.Duration(10*b.baseline[chapter]*float64(time.Second)))
+	return max(5*time.Second, time.Duration(10*b.baseline[chapter]*float64(time.Second)))
 }
 
 // judgeAlone builds the chapters with m alone through an overlay and runs
@@ -222,17 +270,29 @@ func (b *build) judgeAlone(ctx context.Context, cfg Config, m *Mutant, chapters 
 	if err := schemata.WriteOverlay(overlay, map[string]string{abs: copyPath}); err != nil {
 		return judgement{Verdict: Invalid, Reason: err.Error()}
 	}
-	for _, ch := range chapters {
-		bin := filepath.Join(dir, ch.Name+".test")
-		cmd := exec.CommandContext(ctx, cfg.Go, "test", "-c", "-o", bin, "-overlay", overlay, ch.ImportPath)
+	// The quickest chapter is built and run first, since it kills most
+	// mutants; the others are built together, one go command linking
+	// them side by side, and run in turn.
+	for i, group := range [][]*chapter{chapters[:1], chapters[1:]} {
+		if len(group) == 0 {
+			continue
+		}
+		args := []string{"test", "-c", "-o", filepath.Join(dir, fmt.Sprintf("bin%d", i)) + string(filepath.Separator), "-overlay", overlay}
+		for _, ch := range group {
+			args = append(args, ch.ImportPath)
+		}
+		cmd := exec.CommandContext(ctx, cfg.Go, args...)
 		cmd.Dir = cfg.Root
 		cmd.Env = append(os.Environ(), cfg.Env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return judgement{Verdict: Invalid, Reason: "does not build: " + firstLine(string(out))}
 		}
-		out := runBinary(ctx, cfg, ch, bin, 0, b.timeout(ch.Name))
-		if out.failed {
-			return judgement{Verdict: Killed, KilledBy: ch.Name + ": " + out.by}
+		for _, ch := range group {
+			bin := filepath.Join(dir, fmt.Sprintf("bin%d", i), ch.Name+".test")
+			out := runBinary(ctx, cfg, ch, bin, 0, b.timeout(ch.Name))
+			if out.failed {
+				return judgement{Verdict: Killed, KilledBy: ch.Name + ": " + out.by}
+			}
 		}
 	}
 	return judgement{Verdict: Survived}

@@ -44,8 +44,9 @@ func runBinary(ctx context.Context, cfg Config, ch *chapter, bin string, num int
 func runTests(ctx context.Context, cfg Config, ch *chapter, bin string, num int, timeout time.Duration, selection string) outcome {
 	ctx, cancel := context.WithTimeout(ctx, timeout+15*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, cfg.Go, "tool", "test2json", "-t", "-p", ch.ImportPath, bin,
+	args := append(cfg.test2json[1:len(cfg.test2json):len(cfg.test2json)], "-t", "-p", ch.ImportPath, bin,
 		"-test.v=test2json", "-test.count=1", "-test.failfast", "-test.timeout="+timeout.String(), selection)
+	cmd := exec.CommandContext(ctx, cfg.test2json[0], args...)
 	cmd.Dir = ch.Dir
 	cmd.Env = append(append(os.Environ(), cfg.Env...), schemata.SwitchEnv+"="+strconv.Itoa(num))
 	cmd.WaitDelay = 5 * time.Second

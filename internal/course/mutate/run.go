@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -43,6 +44,8 @@ type Config struct {
 	OnResult func(Result)
 	// Log, if set, receives one line per phase (building, baselines).
 	Log io.Writer
+
+	test2json []string // the command that turns test output into events; see findTest2JSON
 }
 
 // Result is one mutant's verdict.
@@ -65,6 +68,7 @@ type Result struct {
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	cfg = cfg.withDefaults()
+	cfg.test2json = findTest2JSON(ctx, cfg)
 	goMod, err := os.ReadFile(filepath.Join(cfg.Root, "go.mod"))
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
@@ -168,6 +172,25 @@ func (cfg Config) withDefaults() Config {
 		cfg.Root = abs
 	}
 	return cfg
+}
+
+// findTest2JSON returns the test2json program to run directly. `go tool
+// test2json` starts the go command before every test run, which on a
+// small machine costs more than a chapter's in-process tests; `go tool -n`
+// builds the tool once if needed and names it. If that fails, every run
+// goes through the go command after all.
+func findTest2JSON(ctx context.Context, cfg Config) []string {
+	cmd := exec.CommandContext(ctx, cfg.Go, "tool", "-n", "test2json")
+	cmd.Dir = cfg.Root
+	cmd.Env = append(os.Environ(), cfg.Env...)
+	if out, err := cmd.Output(); err == nil {
+		if fields := strings.Fields(string(out)); len(fields) == 1 {
+			if _, err := os.Stat(fields[0]); err == nil {
+				return fields
+			}
+		}
+	}
+	return []string{cfg.Go, "tool", "test2json"}
 }
 
 func (cfg Config) logf(format string, args ...any) {
