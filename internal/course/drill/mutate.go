@@ -23,7 +23,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	survivors := fs.Bool("survivors", false, "list only the mutants that survived (JSON: only those in mutants)")
 	verbose := fs.Bool("v", false, "print every mutant's verdict as it comes, not only the survivors")
-	jobs := fs.Int("jobs", 0, "run `N` test processes at once (0, the default: the number of CPUs)")
+	jobs := fs.Int("jobs", 0, "run `N` test processes at once (0, the default: one more than the number of CPUs)")
 	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N]",
 		"Mutation testing. Generates mutants of the mechanism packages (internal/<concept>) from\n"+
 			"their Go and their SQL, runs the chapter tests that use each package against every mutant,\n"+
@@ -39,7 +39,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		return err
 	}
 	if *jobs < 0 || *jobs > 256 {
-		return usagef("--jobs %d is out of range: want 0 (the number of CPUs, %d) up to 256", *jobs, runtime.NumCPU())
+		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs: %d) up to 256", *jobs, runtime.NumCPU()+1)
 	}
 	root, err := t.root()
 	if err != nil {
