@@ -135,22 +135,17 @@ func TestInterruptStopsATortureRunWithItsRestartedWorkers(t *testing.T) {
 // it killed), and returns every child it saw, first included.
 func waitForReplacement(t *testing.T, pid int, first []int) []int {
 	t.Helper()
-	seen := append([]int(nil), first...)
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
+	seen := slices.Clone(first)
+	within(t, func() bool {
 		replaced := false
 		for _, kid := range childrenOf(pid) {
 			if !slices.Contains(seen, kid) {
 				seen, replaced = append(seen, kid), true
 			}
 		}
-		if replaced {
-			return seen
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("the runner did not replace any of its workers %v within a minute", first)
-	return nil
+		return replaced
+	}, "the runner did not replace any of its workers %v within a minute", first)
+	return seen
 }
 
 // workersWith lists the live fencelab workers, whoever their parent is
@@ -176,15 +171,26 @@ func workersWith(tmp string) []string {
 // children, and returns their pids.
 func waitForWorkers(t *testing.T, pid, n int) []int {
 	t.Helper()
+	var kids []int
+	within(t, func() bool {
+		kids = childrenOf(pid)
+		return len(kids) == n
+	}, "the runner did not start %d workers within a minute", n)
+	return kids
+}
+
+// within polls done every 10 ms until it reports true, and fails the test
+// with the message format gives if a minute passes first. The runner's
+// workers are real processes: the test can only watch /proc for them.
+func within(t *testing.T, done func() bool, format string, args ...any) {
+	t.Helper()
 	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
-		if kids := childrenOf(pid); len(kids) == n {
-			return kids
+	for !done() {
+		if time.Now().After(deadline) {
+			t.Fatalf(format, args...)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("the runner did not start %d workers within a minute", n)
-	return nil
 }
 
 // childrenOf lists the live processes whose parent is pid, from /proc.
