@@ -6,15 +6,11 @@ package underfire
 // about the answer, the message's committed row, or the token counter.
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
-	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 	"github.com/fencelab/fencelab/internal/token/tokentest"
@@ -22,24 +18,18 @@ import (
 
 // mailboxBench is the real side of one run.
 type mailboxBench struct {
-	ctx    context.Context
-	tb     testing.TB
-	path   string
-	clock  *clock.Logical
-	lease  int64
-	first  *sqlitedb.DB // set-up, committed reads, the counter
-	boxes  [processes]*mailbox.Mailbox
-	opened []*sqlitedb.DB
+	ledgerDir
+	lease int64
+	first *sqlitedb.DB // set-up, committed reads, the counter
+	boxes [processes]*mailbox.Mailbox
 }
 
 // newMailboxBench creates a ledger holding the starting messages in a
-// directory of its own. close removes it: a shrink runs hundreds of these
-// in one test, and each must give its files back at once.
+// directory of its own.
 func newMailboxBench(tb testing.TB, lease int64) *mailboxBench {
 	tb.Helper()
-	b := &mailboxBench{ctx: tb.Context(), tb: tb, clock: new(clock.Logical), lease: lease}
-	b.path = filepath.Join(tb.TempDir(), "ledger.db")
-	b.first = b.open()
+	b := &mailboxBench{ledgerDir: newLedgerDir(tb), lease: lease}
+	b.first = b.open(mailboxFile)
 	if err := mailbox.CreateSchema(b.ctx, b.first); err != nil {
 		tb.Fatalf("create schema: %v", err)
 	}
@@ -52,15 +42,8 @@ func newMailboxBench(tb testing.TB, lease int64) *mailboxBench {
 	return b
 }
 
-func (b *mailboxBench) open() *sqlitedb.DB {
-	b.tb.Helper()
-	db, err := sqlitedb.Open(b.ctx, b.path)
-	if err != nil {
-		b.tb.Fatalf("open %s: %v", b.path, err)
-	}
-	b.opened = append(b.opened, db)
-	return db
-}
+// mailboxFile is the ledger's file in the run's directory.
+const mailboxFile = "ledger.db"
 
 // box returns the mailbox owner calls through: one of processes
 // connection pools, each what a separate worker process would have.
@@ -69,16 +52,9 @@ func (b *mailboxBench) open() *sqlitedb.DB {
 func (b *mailboxBench) box(owner string) *mailbox.Mailbox {
 	p := process(owner, plainOwners, oddOwners)
 	if b.boxes[p] == nil {
-		b.boxes[p] = mailbox.Open(b.open(), b.clock, b.lease)
+		b.boxes[p] = mailbox.Open(b.open(mailboxFile), b.clock, b.lease)
 	}
 	return b.boxes[p]
-}
-
-func (b *mailboxBench) close() {
-	for _, db := range b.opened {
-		db.Close()
-	}
-	os.RemoveAll(filepath.Dir(b.path))
 }
 
 // replayMailbox runs c's steps on a fresh ledger and on the model. It

@@ -8,16 +8,12 @@ package underfire
 // arrivals log.
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
-	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/gate/gatetest"
 	"github.com/fencelab/fencelab/internal/queue"
@@ -27,16 +23,12 @@ import (
 
 // queueBench is the real side of one run.
 type queueBench struct {
-	ctx      context.Context
-	tb       testing.TB
-	dir      string
-	clock    *clock.Logical
+	ledgerDir
 	lease    int64
 	contract gate.Contract
 	jobs     *sqlitedb.DB // set-up, committed reads, the counter
 	dest     *sqlitedb.DB // set-up and committed reads; no gate writes on it
 	workers  [processes]worker
-	opened   []*sqlitedb.DB
 	repair   func() // set while the arrivals log is broken
 }
 
@@ -49,8 +41,7 @@ type worker struct {
 
 func newQueueBench(tb testing.TB, lease int64, contract gate.Contract) *queueBench {
 	tb.Helper()
-	b := &queueBench{ctx: tb.Context(), tb: tb, dir: tb.TempDir(), clock: new(clock.Logical),
-		lease: lease, contract: contract}
+	b := &queueBench{ledgerDir: newLedgerDir(tb), lease: lease, contract: contract}
 	b.jobs, b.dest = b.open("queue.db"), b.open("destination.db")
 	if err := queue.CreateSchema(b.ctx, b.jobs); err != nil {
 		tb.Fatalf("create queue schema: %v", err)
@@ -67,16 +58,6 @@ func newQueueBench(tb testing.TB, lease int64, contract gate.Contract) *queueBen
 	return b
 }
 
-func (b *queueBench) open(name string) *sqlitedb.DB {
-	b.tb.Helper()
-	db, err := sqlitedb.Open(b.ctx, filepath.Join(b.dir, name))
-	if err != nil {
-		b.tb.Fatalf("open %s: %v", name, err)
-	}
-	b.opened = append(b.opened, db)
-	return db
-}
-
 // worker returns the connections a worker calls through: those of one of
 // processes worker processes, shared as mailboxBench.box shares them.
 func (b *queueBench) worker(name string) worker {
@@ -85,13 +66,6 @@ func (b *queueBench) worker(name string) worker {
 		b.workers[p] = worker{q: queue.Open(b.open("queue.db"), b.clock, b.lease), g: gate.Open(b.open("destination.db"), b.contract)}
 	}
 	return b.workers[p]
-}
-
-func (b *queueBench) close() {
-	for _, db := range b.opened {
-		db.Close()
-	}
-	os.RemoveAll(b.dir)
 }
 
 // replayQueue runs c's steps on fresh files and on the models. It returns

@@ -7,51 +7,35 @@ package underfire
 // committed row, or its completions.
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
-	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/session"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // sessionBench is the real side of one run.
 type sessionBench struct {
-	ctx    context.Context
-	tb     testing.TB
-	path   string
-	clock  *clock.Logical
+	ledgerDir
 	leases session.Leases
 	first  *sqlitedb.DB
 	stores [processes]*session.Store
-	opened []*sqlitedb.DB
 }
+
+// sessionFile is the session ledger's file in the run's directory.
+const sessionFile = "sessions.db"
 
 func newSessionBench(tb testing.TB, leases session.Leases) *sessionBench {
 	tb.Helper()
-	b := &sessionBench{ctx: tb.Context(), tb: tb, clock: new(clock.Logical), leases: leases}
-	b.path = filepath.Join(tb.TempDir(), "sessions.db")
-	b.first = b.open()
+	b := &sessionBench{ledgerDir: newLedgerDir(tb), leases: leases}
+	b.first = b.open(sessionFile)
 	if err := session.CreateSchema(b.ctx, b.first); err != nil {
 		tb.Fatalf("create session schema: %v", err)
 	}
 	return b
-}
-
-func (b *sessionBench) open() *sqlitedb.DB {
-	b.tb.Helper()
-	db, err := sqlitedb.Open(b.ctx, b.path)
-	if err != nil {
-		b.tb.Fatalf("open %s: %v", b.path, err)
-	}
-	b.opened = append(b.opened, db)
-	return db
 }
 
 // store returns the session store host calls through, shared as
@@ -59,16 +43,9 @@ func (b *sessionBench) open() *sqlitedb.DB {
 func (b *sessionBench) store(host string) *session.Store {
 	p := process(host, plainHosts, oddHosts)
 	if b.stores[p] == nil {
-		b.stores[p] = session.Open(b.open(), b.clock, b.leases)
+		b.stores[p] = session.Open(b.open(sessionFile), b.clock, b.leases)
 	}
 	return b.stores[p]
-}
-
-func (b *sessionBench) close() {
-	for _, db := range b.opened {
-		db.Close()
-	}
-	os.RemoveAll(filepath.Dir(b.path))
 }
 
 // replaySession runs c's steps on a fresh ledger and on the model.
