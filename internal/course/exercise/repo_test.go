@@ -76,7 +76,7 @@ func TestEveryChapterOffersEachKind(t *testing.T) {
 	t.Parallel()
 	set := repoSet(t)
 	// Chapter 1's mechanism, the claim, is chapter 3's to build; chapter 9
-	// is written apart and gets its exercises with it.
+	// owns no mechanism, so it offers a fix exercise only.
 	for _, ch := range []string{"ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08"} {
 		c, ok := set.Catalog.Chapter(ch)
 		if !ok {
