@@ -52,7 +52,15 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 		return nil, err
 	}
 
-	// Group the switchable mutants by package and file.
+	// Group the switchable mutants by package and file, constants that
+	// can become variables included.
+	var candidates []*Mutant
+	for _, i := range runnable {
+		candidates = append(candidates, all[i])
+	}
+	if err := switchConstants(cfg.Root, byPkg, u, candidates); err != nil {
+		return fail(err)
+	}
 	byFile := map[string][]*Mutant{}
 	for _, i := range runnable {
 		m := all[i]

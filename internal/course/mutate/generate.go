@@ -62,6 +62,10 @@ type fileState struct {
 	fn    string // the enclosing declaration's name
 	inFn  bool   // inside a function body: a runtime switch can reach it
 	inCon bool   // inside a constant declaration or an array length
+	// constAt is the offset of the "const" keyword while the walk is in
+	// an unexported package-level constant declared alone (const x = 2),
+	// else 0.
+	constAt int
 }
 
 func (g *generator) source(abs string) []byte {
@@ -91,7 +95,7 @@ func (g *generator) file(f *ast.File, abs string, src []byte) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			st.fn, st.inFn, st.inCon = funcName(d), true, false
+			st.fn, st.inFn, st.inCon, st.constAt = funcName(d), true, false, 0
 			if d.Body != nil {
 				st.walk(d.Body)
 			}
@@ -101,7 +105,10 @@ func (g *generator) file(f *ast.File, abs string, src []byte) {
 				if !ok || isBlank(vs.Names) {
 					continue // var _ T = ...: a compile-time check, nothing runs
 				}
-				st.fn, st.inFn, st.inCon = vs.Names[0].Name, false, d.Tok == token.CONST
+				st.fn, st.inFn, st.inCon, st.constAt = vs.Names[0].Name, false, d.Tok == token.CONST, 0
+				if d.Tok == token.CONST && !d.Lparen.IsValid() && len(vs.Names) == 1 && !vs.Names[0].IsExported() {
+					st.constAt = st.offset(d.TokPos)
+				}
 				for _, v := range vs.Values {
 					st.walk(v)
 				}
@@ -220,6 +227,9 @@ func (st *fileState) add(m *Mutant, n ast.Node, replacement string) {
 	m.original = string(st.src[m.start:m.end])
 	m.replacement = replacement
 	m.schema = st.inFn && !st.inCon
+	if st.inCon && !st.inFn {
+		m.constAt = st.constAt
+	}
 	if !m.Operator.isSQL() && m.Operator != IntConst && m.Operator != CallDelete && m.Operator != ErrCheck {
 		m.Authority = st.decidesAuthority()
 	}

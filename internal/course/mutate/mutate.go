@@ -14,9 +14,11 @@
 // Most mutants are compiled together into one build per chapter (mutant
 // schemata): each mutated expression keeps its original and its mutated
 // forms, and an environment variable picks which mutant a test process
-// runs. The build is paid once. A mutant that cannot be switched at run
-// time (a change to a constant declaration, an array length) is built on
-// its own through the go command's -overlay flag.
+// runs. The build is paid once. An unexported constant declared alone
+// becomes a variable in that build where its uses allow it, so its mutants
+// are switched too. A mutant that cannot be switched at run time (an
+// exported constant, an array length) is built on its own through the go
+// command's -overlay flag.
 package mutate
 
 import (
@@ -87,6 +89,11 @@ type Mutant struct {
 	typ         string // for IntConst: the Go type the constant takes
 	sqlHead     string // for SQL operators: the statement's first words
 	schema      bool   // can be switched at run time inside a shared build
+	// constAt is, for a mutant of an unexported package-level constant
+	// declared alone, the offset of its "const" keyword: a shared build
+	// may declare it a variable instead, so a switch can reach it. 0 for
+	// every other mutant.
+	constAt int
 }
 
 // Diff is the mutant as one line for people: where, and what became what.

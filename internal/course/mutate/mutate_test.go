@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/tools/go/packages"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
 )
@@ -95,6 +96,40 @@ func TestNoIntegerMutantBesideAnError(t *testing.T) {
 		}
 	}
 	assert.DeepEqual(t, got, []string{"5 -> 6", "5 -> 4"})
+}
+
+// TestConstantsAreSwitchedWhereAVariableCanStand: an unexported constant
+// declared alone becomes a variable in the shared build, so its mutants
+// need no build of their own, unless it stands where only a constant may
+// (an array length); an exported one may be used so in another package,
+// and is always built alone.
+func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(fixture)
+	assert.NilError(t, err)
+	pkgs, u, err := load(t.Context(), root, []string{"internal/ledger"})
+	assert.NilError(t, err)
+	ms := generate(root, pkgs[0])
+	var valid []*Mutant
+	for _, m := range ms {
+		if checkAlone(pkgs[0], u, m) == nil {
+			valid = append(valid, m)
+		}
+	}
+	assert.NilError(t, switchConstants(root, map[string]*packages.Package{"internal/ledger": pkgs[0]}, u, valid))
+	switched := map[string]bool{}
+	for _, m := range valid {
+		if m.Operator == IntConst && (m.Func == "Limit" || m.Func == "width" || m.Func == "pageSize") {
+			switched[m.Func+" "+m.Original+" -> "+m.Mutated] = m.schema
+		}
+	}
+	assert.DeepEqual(t, switched, map[string]bool{
+		"Limit 3 -> 4":      false,
+		"Limit 3 -> 2":      false,
+		"width 2 -> 3":      false,
+		"pageSize 10 -> 11": true,
+		"pageSize 10 -> 9":  true,
+	})
 }
 
 // TestEachSQLOperatorProducesItsMutant: every SQL operator finds its

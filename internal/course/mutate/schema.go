@@ -7,10 +7,61 @@ package mutate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelab/fencelab/internal/course/schemata"
 )
+
+// switchConstants marks as switchable the mutants of each unexported
+// package-level constant whose package still compiles with that constant
+// declared a variable (it is not used where only a constant may stand,
+// such as an array length, and its uses accept its default type). The
+// others stay built alone.
+func switchConstants(root string, byPkg map[string]*packages.Package, u universe, ms []*Mutant) error {
+	groups := map[[2]string][]*Mutant{} // file and const offset -> its mutants
+	var order [][2]string
+	for _, m := range ms {
+		if m.schema || m.constAt == 0 {
+			continue
+		}
+		k := [2]string{m.File, strconv.Itoa(m.constAt)}
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], m)
+	}
+	for _, k := range order {
+		group := groups[k]
+		pkg := byPkg[group[0].Package]
+		abs := filepath.Join(root, filepath.FromSlash(group[0].File))
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return fmt.Errorf("mutate: %w", err)
+		}
+		nums := map[*Mutant]int{}
+		for i, m := range group {
+			nums[m] = i + 1
+		}
+		s, err := schemaSource(src, group, nums)
+		if err != nil {
+			return fmt.Errorf("mutate: %w", err)
+		}
+		if typecheck(pkg, u, map[string]string{abs: s}, schemata.SwitchSource(pkg.Name)) != nil {
+			continue
+		}
+		for _, m := range group {
+			m.schema = true
+		}
+	}
+	return nil
+}
 
 // site is every mutant that replaces one source range.
 type site struct {
@@ -21,6 +72,21 @@ type site struct {
 // schemaSource rewrites src with every mutant in ms (all of one file, all
 // with schema set and a number in nums) behind its switch.
 func schemaSource(src []byte, ms []*Mutant, nums map[*Mutant]int) (string, error) {
+	// A constant's value cannot come from a switch, a variable's can:
+	// "const" becomes "var  ", as long, so no offset moves.
+	src = slices.Clone(src)
+	for _, m := range ms {
+		if m.constAt == 0 {
+			continue
+		}
+		switch string(src[m.constAt : m.constAt+len("const")]) {
+		case "const":
+			copy(src[m.constAt:], "var  ")
+		case "var  ": // another mutant of the same constant
+		default:
+			return "", fmt.Errorf("%s: no const keyword at byte %d", m.ID, m.constAt)
+		}
+	}
 	bySpan := map[[2]int]*site{}
 	var sites []*site
 	for _, m := range ms {

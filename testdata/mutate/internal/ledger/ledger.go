@@ -56,13 +56,26 @@ func Check(do func() error) error {
 	return nil
 }
 
-// Second returns the second byte of a two-byte buffer: changing the length
-// or the index to one that is out of range does not build.
+// width is an unexported constant used where only a constant may stand,
+// an array length: it cannot become a variable, so its mutants are built
+// alone.
+const width = 2
+
+// Second returns the second byte of a width-byte buffer: changing the
+// width or the index to one that is out of range does not build.
 func Second() byte {
-	var b [2]byte
+	var b [width]byte
 	b[1] = 7
 	return b[1]
 }
+
+// pageSize is an unexported constant declared alone and used only where a
+// variable could stand: a shared build declares it a variable, so its
+// mutants are switched at run time like any other.
+const pageSize = 10
+
+// Pages returns how many whole pages n items fill.
+func Pages(n int) int { return n / pageSize }
 
 // Count returns how many items s names. Beside an error the count is
 // meaningless, so its literal there has no integer mutants; the one
