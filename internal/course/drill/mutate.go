@@ -55,7 +55,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	}
 	cfg := mutate.Config{Root: root, Packages: pkgs, Go: t.goCmd(), Jobs: *jobs, Env: t.Env}
 	if cfg.Jobs == 0 {
-		cfg.Jobs = t.jobs()
+		cfg.Jobs = t.Jobs // 0 leaves the choice to mutate: one more than the CPUs
 	}
 	if !*asJSON {
 		cfg.Log = t.Stdout

@@ -146,15 +146,37 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 
 	// Every chapter must pass with no mutant switched on, or no verdict
 	// would mean anything.
-	cfg.logf("mutate: running the %d chapters with no mutant on", len(names))
+	cfg.logf("mutate: running the %d chapters with no mutant on, %d at a time", len(names), cfg.Jobs)
+	start := time.Now()
+	var (
+		mu     sync.Mutex
+		failed []string
+		wg     sync.WaitGroup
+		slots  = make(chan struct{}, cfg.Jobs)
+	)
 	for _, name := range names {
-		start := time.Now()
-		out := runBinary(ctx, cfg, b.chapters[name], b.bins[name], 0, 5*time.Minute)
-		if out.failed {
-			return fail(fmt.Errorf("mutate: %s fails with no mutant switched on: %s", name, out.by))
-		}
-		b.baseline[name] = time.Since(start).Seconds()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			began := time.Now()
+			out := runBinary(ctx, cfg, b.chapters[name], b.bins[name], 0, 5*time.Minute)
+			mu.Lock()
+			defer mu.Unlock()
+			if out.failed {
+				failed = append(failed, fmt.Sprintf("%s fails with no mutant switched on: %s", name, out.by))
+			}
+			// Measured while other chapters run, as every mutant will be.
+			b.baseline[name] = time.Since(began).Seconds()
+		}()
 	}
+	wg.Wait()
+	if len(failed) > 0 {
+		sort.Strings(failed)
+		return fail(fmt.Errorf("mutate: %s", strings.Join(failed, "; ")))
+	}
+	cfg.logf("mutate: the chapters pass with no mutant on (%.0f s); judging the mutants, %d at a time", time.Since(start).Seconds(), cfg.Jobs)
 	return b, nil
 }
 
