@@ -172,6 +172,9 @@ func buildSchemata(ctx context.Context, cfg Config, all []*Mutant, runnable []in
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fail(fmt.Errorf("mutate: interrupted: %w", err))
+	}
 	if len(failed) > 0 {
 		sort.Strings(failed)
 		return fail(fmt.Errorf("mutate: %s", strings.Join(failed, "; ")))

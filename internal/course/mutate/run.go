@@ -154,7 +154,7 @@ feed:
 	close(jobs)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mutate: %w", err)
+		return nil, fmt.Errorf("mutate: interrupted: %w", err)
 	}
 	rep.finish(results, excuses, all)
 	rep.Seconds = round(time.Since(start).Seconds())
