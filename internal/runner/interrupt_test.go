@@ -39,42 +39,15 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the test finds the runner's workers through /proc")
 	}
-	self, err := os.Executable()
-	assert.NilError(t, err)
-	for _, tc := range []struct {
-		name string
-		sig  syscall.Signal
-	}{{"SIGINT", syscall.SIGINT}, {"SIGTERM", syscall.SIGTERM}, {"SIGHUP", syscall.SIGHUP}} {
-		sig := tc.sig
-		t.Run(tc.name, func(t *testing.T) {
+	for _, s := range stopSignals {
+		sig := s.sig
+		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			tmp := t.TempDir()
 			// A race long enough to still be running when the signal
 			// comes: its workers start once its 1000 messages are stored,
 			// and racing for them takes longer than storing them did.
-			cmd := exec.Command(self, "naive", "--race", "--processes", "3", "--rounds", "1000")
-			cmd.Args[0] = "fencelab"
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			assert.NilError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill() })
-			workers := waitForWorkers(t, cmd.Process.Pid, 3)
-
-			assert.NilError(t, cmd.Process.Signal(sig))
-			err := cmd.Wait()
-
-			var exitErr *exec.ExitError
-			assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
-			assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
-			assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
-			assert.Check(t, cmp.Regexp(`^fencelab naive: interrupted[^\n]*\n$`, stderr.String()))
-			left, err := os.ReadDir(tmp)
-			assert.NilError(t, err)
-			assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind: %v", left)
-			for _, pid := range workers {
-				assert.Check(t, !alive(pid), "worker %d still running after the runner exited", pid)
-			}
+			stopMidRun(t, sig, []string{"naive", "--race", "--processes", "3", "--rounds", "1000"},
+				func(runner int) []int { return waitForWorkers(t, runner, 3) })
 		})
 	}
 }
@@ -89,45 +62,61 @@ func TestInterruptStopsATortureRunWithItsRestartedWorkers(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the test finds the runner's workers through /proc")
 	}
-	self, err := os.Executable()
-	assert.NilError(t, err)
-	for _, tc := range []struct {
-		name string
-		sig  syscall.Signal
-	}{{"SIGINT", syscall.SIGINT}, {"SIGTERM", syscall.SIGTERM}, {"SIGHUP", syscall.SIGHUP}} {
-		sig := tc.sig
-		t.Run(tc.name, func(t *testing.T) {
+	for _, s := range stopSignals {
+		sig := s.sig
+		t.Run(s.name, func(t *testing.T) {
 			t.Parallel()
-			tmp := t.TempDir()
 			// 400 ms leases: a run that pauses, and waits out the leases
 			// of the workers it kills, for much longer than this test
 			// takes to see one replacement.
-			cmd := exec.Command(self, "torture", "--processes", "3", "--messages", "1000", "--kills", "40", "--lease-ms", "400", "--seed", "5")
-			cmd.Args[0] = "fencelab"
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			assert.NilError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill() })
-			seen := waitForReplacement(t, cmd.Process.Pid, waitForWorkers(t, cmd.Process.Pid, 3))
-
-			assert.NilError(t, cmd.Process.Signal(sig))
-			err := cmd.Wait()
-
-			var exitErr *exec.ExitError
-			assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
-			assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
-			assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
-			assert.Check(t, cmp.Regexp(`^fencelab torture: interrupted[^\n]*\n$`, stderr.String()))
-			left, err := os.ReadDir(tmp)
-			assert.NilError(t, err)
-			assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind: %v", left)
-			for _, pid := range seen {
-				assert.Check(t, !alive(pid), "worker %d still running after the runner exited", pid)
-			}
+			tmp := stopMidRun(t, sig, []string{"torture", "--processes", "3", "--messages", "1000", "--kills", "40", "--lease-ms", "400", "--seed", "5"},
+				func(runner int) []int { return waitForReplacement(t, runner, waitForWorkers(t, runner, 3)) })
 			assert.Check(t, cmp.Len(workersWith(tmp), 0), "workers of the interrupted run still running anywhere")
 		})
 	}
+}
+
+// stopSignals are the signals that must stop a run cleanly, by name.
+var stopSignals = []struct {
+	name string
+	sig  syscall.Signal
+}{{"SIGINT", syscall.SIGINT}, {"SIGTERM", syscall.SIGTERM}, {"SIGHUP", syscall.SIGHUP}}
+
+// stopMidRun starts the runner with args in a temporary directory of its
+// own, lets ready wait for the workers the test must see stopped (it gets
+// the runner's pid), sends sig, and checks what an interrupted run
+// promises: exit status 1, no result, the one line "interrupted", no
+// temporary directory left, none of those workers alive. It returns the
+// run's TMPDIR.
+func stopMidRun(t *testing.T, sig syscall.Signal, args []string, ready func(runner int) []int) string {
+	t.Helper()
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	tmp := t.TempDir()
+	cmd := exec.Command(self, args...)
+	cmd.Args[0] = "fencelab"
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	assert.NilError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	workers := ready(cmd.Process.Pid)
+
+	assert.NilError(t, cmd.Process.Signal(sig))
+	err = cmd.Wait()
+
+	var exitErr *exec.ExitError
+	assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
+	assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
+	assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
+	assert.Check(t, cmp.Regexp(`^fencelab `+args[0]+`: interrupted[^\n]*\n$`, stderr.String()))
+	left, err := os.ReadDir(tmp)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind: %v", left)
+	for _, pid := range workers {
+		assert.Check(t, !alive(pid), "worker %d still running after the runner exited", pid)
+	}
+	return tmp
 }
 
 // waitForReplacement waits, for a bounded time, until the process pid has
