@@ -201,14 +201,7 @@ func (d *Destination) UncheckpointedFrames() int {
 // of its own.
 func (d *Destination) exec(stmt string, args ...any) {
 	d.TB.Helper()
-	ctx := d.TB.Context()
-	err := d.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(ctx, stmt, args...)
-		return err
-	})
-	if err != nil {
-		d.TB.Fatalf("destination: %v", err)
-	}
+	sqlitedbtest.Exec(d.TB, d.first, stmt, args...)
 }
 
 // Apply sends req through g and fails the test if the gate returns an

@@ -9,7 +9,7 @@ package mailboxtest
 import (
 	"fmt"
 
-	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 // BreakWrites makes every stmt ("INSERT" or "UPDATE") on table fail, and
@@ -79,12 +79,5 @@ func (l *Ledger) Row(id string) string {
 // transaction of its own, and fails the test if it fails.
 func (l *Ledger) exec(stmt string, args ...any) {
 	l.TB.Helper()
-	ctx := l.TB.Context()
-	err := l.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(ctx, stmt, args...)
-		return err
-	})
-	if err != nil {
-		l.TB.Fatalf("ledger %s: %v", l.Path, err)
-	}
+	sqlitedbtest.Exec(l.TB, l.first, stmt, args...)
 }

@@ -122,14 +122,7 @@ func (j *Jobs) SpoilUnits(id string) (repair func()) {
 // own.
 func (j *Jobs) exec(stmt string, args ...any) {
 	j.TB.Helper()
-	ctx := j.TB.Context()
-	err := j.first.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(ctx, stmt, args...)
-		return err
-	})
-	if err != nil {
-		j.TB.Fatalf("queue: %v", err)
-	}
+	sqlitedbtest.Exec(j.TB, j.first, stmt, args...)
 }
 
 // Claim claims id for worker and fails the test unless it wins.

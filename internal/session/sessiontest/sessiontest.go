@@ -173,14 +173,7 @@ func (l *Ledger) Checkpoint() (logged, copied int) {
 // of its own, failing the test if it cannot.
 func (l *Ledger) exec(stmt string, args ...any) {
 	l.TB.Helper()
-	ctx := l.TB.Context()
-	err := l.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		_, err := tx.Exec(ctx, stmt, args...)
-		return err
-	})
-	if err != nil {
-		l.TB.Fatalf("ledger %s: %v", l.Path, err)
-	}
+	sqlitedbtest.Exec(l.TB, l.db, stmt, args...)
 }
 
 // Kiosk is one host on its own connection.

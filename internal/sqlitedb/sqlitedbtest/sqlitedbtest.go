@@ -4,6 +4,7 @@
 package sqlitedbtest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -37,4 +38,20 @@ func HoldRead(tb testing.TB, path, query string) (end func()) {
 		tb.Fatalf("read %s: %s returned no row, so no read stays open (%v)", path, query, rows.Err())
 	}
 	return func() { rows.Close() }
+}
+
+// Exec runs one statement on db in a transaction of its own, as a person
+// at a sqlite3 shell would between two steps of a test, and fails the
+// test if it fails. The test helpers use it to set a row up or to break
+// the ledger on purpose.
+func Exec(tb testing.TB, db *sqlitedb.DB, stmt string, args ...any) {
+	tb.Helper()
+	ctx := tb.Context()
+	err := db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(ctx, stmt, args...)
+		return err
+	})
+	if err != nil {
+		tb.Fatalf("exec %s: %v", strings.Join(strings.Fields(stmt), " "), err)
+	}
 }
