@@ -15,7 +15,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
-	"github.com/fencelab/fencelab/internal/runner/torturelab"
+	"github.com/fencelab/fencelab/internal/runner/audit"
 )
 
 // The made-up run's clock, in wall-clock milliseconds: every lease below
@@ -38,11 +38,11 @@ const (
 //
 // The tokens leave gaps (refused claims burn none, but other kinds of
 // claim share the counter), so a test can slip one in between.
-func cleanRun() (torturelab.Ledger, []torturelab.Log) {
+func cleanRun() (audit.Ledger, []audit.Log) {
 	row := func(id string, state mailbox.State, owner string, tok int64, retries int) mailbox.Message {
 		return mailbox.Message{ID: id, State: state, Owner: owner, Token: tok, Expires: owner != "", ExpiresAt: 10 * tok, RetryCount: retries}
 	}
-	l := torturelab.Ledger{
+	l := audit.Ledger{
 		Messages: []string{"msg-1", "msg-2", "msg-3", "msg-4"},
 		Rows: map[string]mailbox.Message{
 			"msg-1": row("msg-1", mailbox.Done, "worker-a", 10, 0),
@@ -52,62 +52,62 @@ func cleanRun() (torturelab.Ledger, []torturelab.Log) {
 		},
 		Integrity: "ok",
 		CheckedAt: auditedAt,
-		AfterRun:  map[string]torturelab.ClaimTry{},
+		AfterRun:  map[string]audit.ClaimTry{},
 	}
-	claim := func(id string, tok int64) torturelab.Record {
-		return torturelab.Record{Op: "claim", ID: id, Token: tok, Result: torturelab.Claimed, ExpiresAt: 10 * tok}
+	claim := func(id string, tok int64) audit.Record {
+		return audit.Record{Op: "claim", ID: id, Token: tok, Result: audit.Claimed, ExpiresAt: 10 * tok}
 	}
-	takeover := func(id string, tok int64) torturelab.Record {
+	takeover := func(id string, tok int64) audit.Record {
 		r := claim(id, tok)
 		r.Takeover = true
 		return r
 	}
-	complete := func(id string, tok int64) torturelab.Record {
-		return torturelab.Record{Op: "complete", ID: id, Token: tok, Result: torturelab.Completed}
+	complete := func(id string, tok int64) audit.Record {
+		return audit.Record{Op: "complete", ID: id, Token: tok, Result: audit.Completed}
 	}
-	deadLetter := func(id string, tok int64, verdict string) torturelab.Record {
-		return torturelab.Record{Op: "dead-letter", ID: id, Token: tok, Result: verdict}
+	deadLetter := func(id string, tok int64, verdict string) audit.Record {
+		return audit.Record{Op: "dead-letter", ID: id, Token: tok, Result: verdict}
 	}
-	a := torturelab.Log{Owner: "worker-a", Pid: 101, Slot: 0, Start: 1, Records: []torturelab.Record{
+	a := audit.Log{Owner: "worker-a", Pid: 101, Slot: 0, Start: 1, Records: []audit.Record{
 		claim("msg-1", 10),
 		complete("msg-1", 10),
 		claim("msg-2", 20),
 		{Op: "pause", ID: "msg-2", Token: 20, PauseMs: 90, PastLease: true},
-		{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Refused, Reason: string(mailbox.StaleToken)},
+		{Op: "complete", ID: "msg-2", Token: 20, Result: audit.Refused, Reason: string(mailbox.StaleToken)},
 		claim("msg-3", 70),
-		deadLetter("msg-3", 70, torturelab.DeadLettered),
+		deadLetter("msg-3", 70, audit.DeadLettered),
 	}}
-	b := torturelab.Log{Owner: "worker-b", Pid: 102, Slot: 1, Start: 1, Records: []torturelab.Record{
-		{Op: "claim", ID: "msg-2", Result: torturelab.Refused, Reason: string(mailbox.LeaseHeld), Holder: "worker-a"},
+	b := audit.Log{Owner: "worker-b", Pid: 102, Slot: 1, Start: 1, Records: []audit.Record{
+		{Op: "claim", ID: "msg-2", Result: audit.Refused, Reason: string(mailbox.LeaseHeld), Holder: "worker-a"},
 		takeover("msg-2", 30),
 		complete("msg-2", 30),
 		claim("msg-3", 40),
-		deadLetter("msg-3", 40, torturelab.Retried),
+		deadLetter("msg-3", 40, audit.Retried),
 		claim("msg-3", 50),
-		deadLetter("msg-3", 50, torturelab.Retried),
+		deadLetter("msg-3", 50, audit.Retried),
 		claim("msg-3", 60),
-		deadLetter("msg-3", 60, torturelab.Retried),
+		deadLetter("msg-3", 60, audit.Retried),
 		claim("msg-4", 80),
-		{Op: "claim", ID: "msg-4", Token: 80, Result: torturelab.Renewed, ExpiresAt: 820},
+		{Op: "claim", ID: "msg-4", Token: 80, Result: audit.Renewed, ExpiresAt: 820},
 		complete("msg-4", 80),
 	}}
-	return l, []torturelab.Log{a, b}
+	return l, []audit.Log{a, b}
 }
 
 // assertFound checks that the audit found exactly want violations of
 // kind and none of any other, and that its first violation is of that
 // kind and mentions every one of mentions (message id, owners, tokens).
-func assertFound(t *testing.T, f torturelab.Findings, kind torturelab.Kind, want int, mentions ...string) {
+func assertFound(t *testing.T, f audit.Findings, kind audit.Kind, want int, mentions ...string) {
 	t.Helper()
-	counts := map[torturelab.Kind]int{
-		torturelab.DoubleCompletion:   f.DoubleCompletions,
-		torturelab.StaleComplete:      f.StaleCompletesAccepted,
-		torturelab.TokenNotIncreasing: f.TokensNotIncreasing,
-		torturelab.TerminalLeft:       f.TerminalLeft,
-		torturelab.RetryBudget:        f.RetryBudgetBroken,
-		torturelab.Lost:               f.Lost,
-		torturelab.Stuck:              f.Stuck,
-		torturelab.Unfinished:         f.Unfinished,
+	counts := map[audit.Kind]int{
+		audit.DoubleCompletion:   f.DoubleCompletions,
+		audit.StaleComplete:      f.StaleCompletesAccepted,
+		audit.TokenNotIncreasing: f.TokensNotIncreasing,
+		audit.TerminalLeft:       f.TerminalLeft,
+		audit.RetryBudget:        f.RetryBudgetBroken,
+		audit.Lost:               f.Lost,
+		audit.Stuck:              f.Stuck,
+		audit.Unfinished:         f.Unfinished,
 	}
 	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		if k == kind {
@@ -130,10 +130,10 @@ func TestAuditOfACleanRunFindsNothing(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
 	assert.Check(t, f.Clean(), "a clean run's audit found: %s", f.FirstViolation)
-	assert.DeepEqual(t, f, torturelab.Findings{IntegrityCheck: "ok"})
+	assert.DeepEqual(t, f, audit.Findings{IntegrityCheck: "ok"})
 }
 
 // TestAuditNeverInventsAViolationFromALostRecord: a kill -9 can take the
@@ -148,7 +148,7 @@ func TestAuditNeverInventsAViolationFromALostRecord(t *testing.T) {
 			l, logs := cleanRun()
 			logs[p].Records = logs[p].Records[:keep]
 
-			f := torturelab.Audit(l, logs)
+			f := audit.Audit(l, logs)
 
 			assert.Check(t, f.Clean(), "%s killed after %d of its records: the audit found %s; a lost record must not make up a violation",
 				logs[p].Owner, keep, f.FirstViolation)
@@ -161,11 +161,11 @@ func TestAuditNeverInventsAViolationFromALostRecord(t *testing.T) {
 func TestAuditFindsADoubleCompletion(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
-	logs[0].Records = append(logs[0].Records, torturelab.Record{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Completed})
+	logs[0].Records = append(logs[0].Records, audit.Record{Op: "complete", ID: "msg-2", Token: 20, Result: audit.Completed})
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
-	assertFound(t, f, torturelab.DoubleCompletion, 1, "double completion", "msg-2",
+	assertFound(t, f, audit.DoubleCompletion, 1, "double completion", "msg-2",
 		"worker-a (pid 101) with token 20", "worker-b (pid 102) with token 30")
 }
 
@@ -175,12 +175,12 @@ func TestAuditFindsADoubleCompletion(t *testing.T) {
 func TestAuditFindsAStaleCompleteAccepted(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
-	logs[0].Records[4].Result, logs[0].Records[4].Reason = torturelab.Completed, ""
-	logs[1].Records[2].Result, logs[1].Records[2].Reason = torturelab.Refused, string(mailbox.Terminal)
+	logs[0].Records[4].Result, logs[0].Records[4].Reason = audit.Completed, ""
+	logs[1].Records[2].Result, logs[1].Records[2].Reason = audit.Refused, string(mailbox.Terminal)
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
-	assertFound(t, f, torturelab.StaleComplete, 1, "stale complete accepted", "msg-2",
+	assertFound(t, f, audit.StaleComplete, 1, "stale complete accepted", "msg-2",
 		"worker-a (pid 101) completed it with token 20", "worker-b under token 30")
 }
 
@@ -196,9 +196,9 @@ func TestAuditFindsTokensNotIncreasing(t *testing.T) {
 		logs[1].Records[1].Token, logs[1].Records[2].Token = 20, 20
 		l.Rows["msg-2"] = mailbox.Message{ID: "msg-2", State: mailbox.Done, Owner: "worker-b", Token: 20, Expires: true, ExpiresAt: 240}
 
-		f := torturelab.Audit(l, logs)
+		f := audit.Audit(l, logs)
 
-		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-2",
+		assertFound(t, f, audit.TokenNotIncreasing, 1, "tokens not increasing", "msg-2",
 			"worker-b (pid 102) began a new generation with token 20", "worker-a (pid 101) had already won (on msg-2)")
 	})
 	t.Run("own-takeover-keeps-the-token", func(t *testing.T) {
@@ -206,11 +206,11 @@ func TestAuditFindsTokensNotIncreasing(t *testing.T) {
 		l, logs := cleanRun()
 		// worker-b claimed msg-4 again past its lease and got 80 again,
 		// not a new token.
-		logs[1].Records[10].Result = torturelab.Claimed
+		logs[1].Records[10].Result = audit.Claimed
 
-		f := torturelab.Audit(l, logs)
+		f := audit.Audit(l, logs)
 
-		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-4",
+		assertFound(t, f, audit.TokenNotIncreasing, 1, "tokens not increasing", "msg-4",
 			"worker-b (pid 102) began a new generation with token 80, which it had itself already won (on msg-4)")
 	})
 	t.Run("token-goes-down", func(t *testing.T) {
@@ -220,9 +220,9 @@ func TestAuditFindsTokensNotIncreasing(t *testing.T) {
 		logs[0].Records[5].Token, logs[0].Records[6].Token = 15, 15
 		l.Rows["msg-3"] = mailbox.Message{ID: "msg-3", State: mailbox.Dead, Owner: "worker-a", Token: 15, Expires: true, ExpiresAt: 150, RetryCount: mailbox.MaxRetries}
 
-		f := torturelab.Audit(l, logs)
+		f := audit.Audit(l, logs)
 
-		assertFound(t, f, torturelab.TokenNotIncreasing, 1, "tokens not increasing", "msg-3",
+		assertFound(t, f, audit.TokenNotIncreasing, 1, "tokens not increasing", "msg-3",
 			"worker-a (pid 101) began a new generation with token 15 after it had won token 20 (on msg-2)")
 	})
 }
@@ -233,13 +233,13 @@ func TestAuditFindsATerminalStateLeft(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
 	l.Rows["msg-1"] = mailbox.Message{ID: "msg-1", State: mailbox.New}
-	l.AfterRun["msg-1"] = torturelab.ClaimTry{Claimed: true}
+	l.AfterRun["msg-1"] = audit.ClaimTry{Claimed: true}
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
 	assert.Check(t, cmp.Equal(f.TerminalLeft, 1), "terminal_left")
 	assert.Check(t, cmp.Equal(f.Unfinished, 1), "unfinished: a NEW message a claim took after the run")
-	assert.Check(t, cmp.Equal(f.Violations[0].Kind, torturelab.TerminalLeft), "the first violation told: %s", f.FirstViolation)
+	assert.Check(t, cmp.Equal(f.Violations[0].Kind, audit.TerminalLeft), "the first violation told: %s", f.FirstViolation)
 	for _, m := range []string{"terminal state left", "msg-1", "worker-a (pid 101) completed it with token 10", "ends with it NEW"} {
 		assert.Check(t, cmp.Contains(f.FirstViolation, m))
 	}
@@ -266,9 +266,9 @@ func TestAuditFindsABrokenRetryBudget(t *testing.T) {
 			row.RetryCount = tc.retries
 			l.Rows["msg-3"] = row
 
-			f := torturelab.Audit(l, logs)
+			f := audit.Audit(l, logs)
 
-			assertFound(t, f, torturelab.RetryBudget, 1, "retry budget broken: ", tc.mention)
+			assertFound(t, f, audit.RetryBudget, 1, "retry budget broken: ", tc.mention)
 		})
 	}
 }
@@ -281,16 +281,16 @@ func TestAuditFindsALostMessage(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		row     *mailbox.Message // nil: the row is gone
-		try     *torturelab.ClaimTry
+		try     *audit.ClaimTry
 		mention string
 	}{
 		{"gone", nil, nil, "msg-4 is gone from the ledger"},
-		{"new-but-refused", &mailbox.Message{ID: "msg-4", State: mailbox.New}, &torturelab.ClaimTry{Reason: mailbox.NotClaimable},
+		{"new-but-refused", &mailbox.Message{ID: "msg-4", State: mailbox.New}, &audit.ClaimTry{Reason: mailbox.NotClaimable},
 			"msg-4 is NEW, and a claim after the run was refused: not_claimable"},
-		{"lease-never-ends", &mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80}, &torturelab.ClaimTry{Reason: mailbox.NotClaimable},
+		{"lease-never-ends", &mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80}, &audit.ClaimTry{Reason: mailbox.NotClaimable},
 			"msg-4 is CLAIMED by worker-b under token 80 with a lease that never ends"},
 		{"lease-ends-after-the-audit", &mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80, Expires: true, ExpiresAt: auditedAt + 1},
-			&torturelab.ClaimTry{Reason: mailbox.LeaseHeld}, "msg-4 is CLAIMED by worker-b under token 80 with a lease that ends at 10001"},
+			&audit.ClaimTry{Reason: mailbox.LeaseHeld}, "msg-4 is CLAIMED by worker-b under token 80 with a lease that ends at 10001"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -304,9 +304,9 @@ func TestAuditFindsALostMessage(t *testing.T) {
 			}
 			logs[1].Records = logs[1].Records[:9] // worker-b was killed before it completed msg-4
 
-			f := torturelab.Audit(l, logs)
+			f := audit.Audit(l, logs)
 
-			assertFound(t, f, torturelab.Lost, 1, "lost: ", tc.mention)
+			assertFound(t, f, audit.Lost, 1, "lost: ", tc.mention)
 		})
 	}
 }
@@ -317,12 +317,12 @@ func TestAuditFindsAStuckMessage(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
 	l.Rows["msg-4"] = mailbox.Message{ID: "msg-4", State: mailbox.Claimed, Owner: "worker-b", Token: 80, Expires: true, ExpiresAt: auditedAt - auditLease}
-	l.AfterRun["msg-4"] = torturelab.ClaimTry{Reason: mailbox.LeaseHeld}
+	l.AfterRun["msg-4"] = audit.ClaimTry{Reason: mailbox.LeaseHeld}
 	logs[1].Records = logs[1].Records[:11] // worker-b was killed before it completed msg-4
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
-	assertFound(t, f, torturelab.Stuck, 1, "stuck: msg-4 is CLAIMED by worker-b under token 80", "its lease ended at 9960", "refused: lease_held")
+	assertFound(t, f, audit.Stuck, 1, "stuck: msg-4 is CLAIMED by worker-b under token 80", "its lease ended at 9960", "refused: lease_held")
 }
 
 // TestAuditFindsAnUnfinishedMessage: the run stopped with msg-4 NEW, and
@@ -332,12 +332,12 @@ func TestAuditFindsAnUnfinishedMessage(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
 	l.Rows["msg-4"] = mailbox.Message{ID: "msg-4", State: mailbox.New}
-	l.AfterRun["msg-4"] = torturelab.ClaimTry{Claimed: true}
+	l.AfterRun["msg-4"] = audit.ClaimTry{Claimed: true}
 	logs[1].Records = logs[1].Records[:9]
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
-	assertFound(t, f, torturelab.Unfinished, 1, "unfinished: msg-4 was NEW when the workers stopped", "a claim after the run took it")
+	assertFound(t, f, audit.Unfinished, 1, "unfinished: msg-4 was NEW when the workers stopped", "a claim after the run took it")
 }
 
 // TestAuditFindsADamagedFile: when SQLite's integrity_check answers
@@ -346,13 +346,13 @@ func TestAuditFindsADamagedFile(t *testing.T) {
 	t.Parallel()
 	l, logs := cleanRun()
 	l.Integrity = "*** in database main ***; Page 7: btreeInitPage() returns error code 11"
-	logs[0].Records = append(logs[0].Records, torturelab.Record{Op: "complete", ID: "msg-2", Token: 20, Result: torturelab.Completed})
+	logs[0].Records = append(logs[0].Records, audit.Record{Op: "complete", ID: "msg-2", Token: 20, Result: audit.Completed})
 
-	f := torturelab.Audit(l, logs)
+	f := audit.Audit(l, logs)
 
 	assert.Check(t, cmp.Equal(f.IntegrityCheck, l.Integrity))
 	assert.Check(t, cmp.Equal(f.DoubleCompletions, 1))
-	assert.Check(t, cmp.Equal(f.Violations[0].Kind, torturelab.Integrity), "the first violation told: %s", f.FirstViolation)
+	assert.Check(t, cmp.Equal(f.Violations[0].Kind, audit.Integrity), "the first violation told: %s", f.FirstViolation)
 	assert.Check(t, strings.HasPrefix(f.FirstViolation, "integrity_check: PRAGMA integrity_check answered"), "first violation: %s", f.FirstViolation)
 	assert.Check(t, cmp.Contains(f.FirstViolation, "btreeInitPage"))
 }

@@ -14,34 +14,9 @@ import (
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
-
-// Ledger is the ledger as the audit sees it, after the run.
-type Ledger struct {
-	// Messages are the ids the run added, in order.
-	Messages []string
-	// Rows are the committed rows at the end, by id; a message missing
-	// here is gone from the table.
-	Rows map[string]mailbox.Message
-	// Integrity is what PRAGMA integrity_check answered, its lines joined
-	// by "; ": "ok" for a sound file.
-	Integrity string
-	// CheckedAt is when the claims in AfterRun were tried, in wall-clock
-	// milliseconds.
-	CheckedAt int64
-	// AfterRun holds, for each message whose row was neither DONE nor
-	// DEAD at the end, what one claim tried after every worker stopped
-	// was told.
-	AfterRun map[string]ClaimTry
-}
-
-// ClaimTry is the answer to a claim the audit tried after the run.
-type ClaimTry struct {
-	Claimed bool
-	Reason  mailbox.Reason // why it was refused, if it was
-	Error   string         // a claim that failed without an answer
-}
 
 // auditor is the owner name of the claims the audit tries after the run.
 const auditor = "audit"
@@ -52,8 +27,8 @@ const rowsQuery = `SELECT id, body, state, claim_owner, fencing_token, claim_exp
 // leaseMs. Rows first, then the integrity check; then, for each message
 // neither DONE nor DEAD, it waits (for at most one lease) until every
 // such lease granted during the run has passed, and tries one claim.
-func readLedger(ctx context.Context, db *sqlitedb.DB, ids []string, leaseMs int64) (Ledger, error) {
-	l := Ledger{Messages: ids, Rows: map[string]mailbox.Message{}, AfterRun: map[string]ClaimTry{}}
+func readLedger(ctx context.Context, db *sqlitedb.DB, ids []string, leaseMs int64) (audit.Ledger, error) {
+	l := audit.Ledger{Messages: ids, Rows: map[string]mailbox.Message{}, AfterRun: map[string]audit.ClaimTry{}}
 	if err := readRows(ctx, db, l.Rows); err != nil {
 		return l, err
 	}
@@ -89,7 +64,7 @@ func readLedger(ctx context.Context, db *sqlitedb.DB, ids []string, leaseMs int6
 	box := mailbox.Open(db, wall, leaseMs)
 	for _, id := range open {
 		_, err := box.Claim(ctx, id, auditor)
-		try := ClaimTry{Claimed: err == nil}
+		try := audit.ClaimTry{Claimed: err == nil}
 		if reason, ok := mailbox.ReasonOf(err); ok {
 			try.Reason = reason
 		} else if err != nil {

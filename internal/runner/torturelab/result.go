@@ -5,6 +5,7 @@ package torturelab
 
 import (
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/audit"
 )
 
 // result is the JSON of one torture run.
@@ -22,17 +23,17 @@ type result struct {
 	Renewals  int `json:"renewals"`
 	// What the ledger ends with: messages DONE, messages DEAD, and the
 	// retries its rows count.
-	Completes   int      `json:"completes"`
-	DeadLetters int      `json:"dead_letters"`
-	Retries     int      `json:"retries"`
-	Refused     refused  `json:"refused"`
-	Pauses      pauses   `json:"pauses"`
-	Killed      int      `json:"killed"` // kills done (the plan's, unless the run ended first)
-	Ended       string   `json:"ended"`
-	Records     records  `json:"records"`
-	Audit       Findings `json:"audit"`
-	Plan        runPlan  `json:"plan"`
-	Seconds     float64  `json:"seconds"`
+	Completes   int            `json:"completes"`
+	DeadLetters int            `json:"dead_letters"`
+	Retries     int            `json:"retries"`
+	Refused     refused        `json:"refused"`
+	Pauses      pauses         `json:"pauses"`
+	Killed      int            `json:"killed"` // kills done (the plan's, unless the run ended first)
+	Ended       string         `json:"ended"`
+	Records     records        `json:"records"`
+	Audit       audit.Findings `json:"audit"`
+	Plan        runPlan        `json:"plan"`
+	Seconds     float64        `json:"seconds"`
 }
 
 // refused counts the refusals the workers were told, by reason.
@@ -63,7 +64,7 @@ type records struct {
 
 // summarize builds the run's JSON from the plan, the records, the ledger
 // and the audit.
-func summarize(p runPlan, messages int, logs []Log, l Ledger, f Findings) *result {
+func summarize(p runPlan, messages int, logs []audit.Log, l audit.Ledger, f audit.Findings) *result {
 	res := &result{
 		Command: "torture", Seed: p.Seed, Processes: p.processes, Messages: messages,
 		Kills: len(p.Kills), LeaseMs: p.LeaseMs, Audit: f, Plan: p,
@@ -75,22 +76,22 @@ func summarize(p runPlan, messages int, logs []Log, l Ledger, f Findings) *resul
 		res.Records.Lines += len(log.Records)
 		for _, rec := range log.Records {
 			switch {
-			case rec.Op == "claim" && rec.Result == Claimed:
+			case rec.Op == "claim" && rec.Result == audit.Claimed:
 				res.Claims++
 				if rec.Takeover {
 					res.Takeovers++
 				}
-			case rec.Op == "claim" && rec.Result == Renewed:
+			case rec.Op == "claim" && rec.Result == audit.Renewed:
 				res.Renewals++
-			case rec.Op == "complete" && rec.Result == Completed:
+			case rec.Op == "complete" && rec.Result == audit.Completed:
 				completed[rec.ID] = true
 			case rec.Op == "pause" && rec.PastLease:
 				res.Pauses.PastLease++
 			case rec.Op == "pause":
 				res.Pauses.WithinLease++
-			case rec.Result == Failed:
+			case rec.Result == audit.Failed:
 				res.Records.Errors++
-			case rec.Result == Refused:
+			case rec.Result == audit.Refused:
 				res.Refused.count(mailbox.Reason(rec.Reason))
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -89,7 +90,7 @@ func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, er
 	if err != nil {
 		return nil, err
 	}
-	f := Audit(l, logs)
+	f := audit.Audit(l, logs)
 	res := summarize(p, messages, logs, l, f)
 	res.Killed, res.Ended = c.kills, ended
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -59,7 +60,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		return err
 	}
 	defer db.Close()
-	rec, err := createRecorder(a.Records, Log{Owner: a.Owner, Pid: os.Getpid(), Slot: a.Slot, Start: a.Start})
+	rec, err := createRecorder(a.Records, audit.Log{Owner: a.Owner, Pid: os.Getpid(), Slot: a.Slot, Start: a.Start})
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (w *tortureWorker) run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if err := w.note(Record{Op: "poll", Result: Failed, Error: err.Error()}); err != nil {
+			if err := w.note(audit.Record{Op: "poll", Result: audit.Failed, Error: err.Error()}); err != nil {
 				return err
 			}
 		}
@@ -153,10 +154,10 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 	st := w.steps.next()
 	msg, err := w.box.Get(ctx, c.id)
 	if err != nil {
-		return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
+		return w.note(audit.Record{Op: "read", ID: c.id, Result: audit.Failed, Error: err.Error()})
 	}
 	if st.PauseMs > 0 {
-		if err := w.note(Record{Op: "pause", ID: c.id, Token: got.Token, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
+		if err := w.note(audit.Record{Op: "pause", ID: c.id, Token: got.Token, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
 			return err
 		}
 		// A parent that is done wakes a paused worker: it finishes its
@@ -176,7 +177,7 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 			// the message and retried it, so what was read before is
 			// out of date. Read it again, as any new holder does.
 			if msg, err = w.box.Get(ctx, c.id); err != nil {
-				return w.note(Record{Op: "read", ID: c.id, Result: Failed, Error: err.Error()})
+				return w.note(audit.Record{Op: "read", ID: c.id, Result: audit.Failed, Error: err.Error()})
 			}
 		}
 	}
@@ -187,10 +188,10 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 	if failures(w.seed, messageIndex(c.id)) > msg.RetryCount {
 		verdict, callErr := w.box.DeadLetter(ctx, c.id, tok)
 		out, err := cli.OutcomeOf(string(verdict), callErr, mailbox.ReasonOf)
-		return w.answer(Record{Op: "dead-letter", ID: c.id, Token: tok}, out, err)
+		return w.answer(audit.Record{Op: "dead-letter", ID: c.id, Token: tok}, out, err)
 	}
-	out, err := cli.OutcomeOf(Completed, w.box.Complete(ctx, c.id, w.owner, tok), mailbox.ReasonOf)
-	return w.answer(Record{Op: "complete", ID: c.id, Token: tok}, out, err)
+	out, err := cli.OutcomeOf(audit.Completed, w.box.Complete(ctx, c.id, w.owner, tok), mailbox.ReasonOf)
+	return w.answer(audit.Record{Op: "complete", ID: c.id, Token: tok}, out, err)
 }
 
 // claim claims message id and records the answer. It returns the claim
@@ -199,8 +200,8 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 // again): a new generation won on it is a takeover.
 func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) (c mailbox.Claim, won bool, err error) {
 	c, callErr := w.box.Claim(ctx, id, w.owner)
-	rec := Record{Op: "claim", ID: id}
-	out, err := cli.OutcomeOf(Claimed, callErr, mailbox.ReasonOf)
+	rec := audit.Record{Op: "claim", ID: id}
+	out, err := cli.OutcomeOf(audit.Claimed, callErr, mailbox.ReasonOf)
 	var refusal *mailbox.Refusal
 	switch {
 	case err != nil:
@@ -209,7 +210,7 @@ func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) 
 	default:
 		rec.Token, rec.ExpiresAt = c.Token, c.ExpiresAt
 		if c.Renewed {
-			out.Result = Renewed
+			out.Result = audit.Renewed
 		} else {
 			rec.Takeover = overExpired
 		}
@@ -221,9 +222,9 @@ func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) 
 // answer records the outcome of one call: its result and reason, or err
 // when the call failed without an answer (its outcome is then unknown,
 // and the record says so).
-func (w *tortureWorker) answer(rec Record, out cli.Outcome, err error) error {
+func (w *tortureWorker) answer(rec audit.Record, out cli.Outcome, err error) error {
 	if err != nil {
-		rec.Result, rec.Error = Failed, err.Error()
+		rec.Result, rec.Error = audit.Failed, err.Error()
 	} else {
 		rec.Result, rec.Reason = out.Result, out.Reason
 	}
@@ -231,7 +232,7 @@ func (w *tortureWorker) answer(rec Record, out cli.Outcome, err error) error {
 }
 
 // note stamps rec with the time and writes it to the record file.
-func (w *tortureWorker) note(rec Record) error {
+func (w *tortureWorker) note(rec audit.Record) error {
 	rec.At = clock.Wall{}.Now()
 	return w.rec.write(rec)
 }

@@ -1,6 +1,11 @@
-package torturelab
+// Package audit is the oracle of the torture run (chapter 9): once every
+// worker process has stopped, it reads the ledger and the workers' records
+// side by side and checks every promise the mailbox makes against them.
+// Chapter 9's tests drive it with ledgers built by hand; package
+// torturelab feeds it the real ones.
+package audit
 
-// This file holds the audit: after the run, the ledger and the workers'
+// This file holds the audit itself: after the run, the ledger and the workers'
 // records are read side by side, and every promise the mailbox makes is
 // checked against them.
 //
