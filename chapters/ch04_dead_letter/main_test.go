@@ -3,7 +3,7 @@ package deadletter
 import (
 	"testing"
 
-	"github.com/fencelab/fencelab/internal/course/scripttest"
+	"github.com/fencelab/fencelab/chapters/internal/scripttest"
 )
 
 func TestMain(m *testing.M) { scripttest.Main(m) }

@@ -62,7 +62,9 @@ func findChapters(ctx context.Context, goCmd, root, module string) ([]*chapter, 
 		byPath[p.ImportPath] = &p
 		// A package under chapters/ without tests (chapter 9's model) has
 		// no test binary to run: it can kill no mutant.
-		if strings.HasPrefix(p.ImportPath, module+"/chapters/") && len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 {
+		// The chapters' own harness (chapters/internal) is not a chapter.
+		if strings.HasPrefix(p.ImportPath, module+"/chapters/") && !strings.HasPrefix(p.ImportPath, module+"/chapters/internal/") &&
+			len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 {
 			chapterPkgs = append(chapterPkgs, &p)
 		}
 	}

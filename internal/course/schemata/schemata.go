@@ -16,8 +16,9 @@ import (
 
 // SwitchEnv is the environment variable that picks the variant a process
 // runs: its value is the variant's number, 0 or unset for none. Test
-// scripts must pass it on to the processes they start (package scripttest
-// does).
+// scripts must pass it on to the processes they start; the chapters'
+// harness (chapters/internal/scripttest) passes on every FENCELAB_
+// variable.
 const SwitchEnv = "FENCELAB_MUTANT"
 
 // SwitchFileName is the name the switch file takes in each package.
