@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -71,7 +72,7 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	fmt.Fprintf(t.Stdout, "applied %s to %s\n\n", w.Name, w.File)
 	fmt.Fprint(t.Stdout, weakening.Diff(w.File, src, weak))
 	fmt.Fprintf(t.Stdout, "\nNow run:\n  go test ./%s/%s/ -run '%s'\nExpect: %s.\nUndo it with:\n  go run ./tools/drill restore\n",
-		weakening.ChaptersDir, w.Chapter, runPattern(w.Tests), expectation(w))
+		weakening.ChaptersDir, w.Chapter, variant.RunPattern(w.Tests), expectation(w))
 	return nil
 }
 

@@ -8,9 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"sync"
 
+	"github.com/fencelab/fencelab/internal/course/check"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -18,8 +19,8 @@ import (
 func (t *Tool) check(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
-	jobs := fs.Int("jobs", 0, "run `N` go test commands at once (0, the default: the number of CPUs)")
-	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+DefaultTimeout.String()+")")
+	jobs := fs.Int("jobs", 0, "run `N` go test commands at once (0, the default: one more than the number of CPUs)")
+	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+variant.DefaultTimeout.String()+")")
 	names, err := parseArgs(fs, args, "[CHAPTER...] [--json]",
 		"The graded check. For every weakening: the chapter's tests pass without it; with it\n"+
 			"(through go test -overlay, the working tree untouched) the tree builds, every named test\n"+
@@ -30,16 +31,10 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 		return err
 	}
 	if *jobs < 0 || *jobs > 256 {
-		return usagef("--jobs %d is out of range: want 0 (the number of CPUs, %d) up to 256", *jobs, runtime.NumCPU())
+		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs, %d) up to 256", *jobs, variant.DefaultJobs())
 	}
 	if *timeout < 0 {
 		return usagef("--timeout %s: want a positive duration such as 90s or 2m", *timeout)
-	}
-	if *jobs > 0 {
-		t.Jobs = *jobs
-	}
-	if *timeout > 0 {
-		t.Timeout = *timeout
 	}
 	root, cat, err := t.catalog()
 	if err != nil {
@@ -60,18 +55,26 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 		return fmt.Errorf("exercise %s is started, so its chapter is red on purpose; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) first", name, name)
 	}
 
-	var p Progress
+	r := t.runner(root)
+	if *jobs > 0 {
+		r.Jobs = *jobs
+	}
+	if *timeout > 0 {
+		r.Timeout = *timeout
+	}
+	defer r.Close()
+	p := check.Progress{Note: func(s string) { fmt.Fprintf(t.Stderr, "drill check: %s\n", s) }}
 	if !*asJSON {
 		total := 0
 		for _, ch := range chapters {
 			total += len(ch.Weakenings) + len(ch.Broken)
 		}
 		fmt.Fprintf(t.Stdout, "drill check: %d chapters, %d weakenings, %d go test runs at a time, -timeout %s\n",
-			len(chapters), total, t.jobs(), t.timeout())
+			len(chapters), total, r.Limit(), r.TestTimeout())
 		fmt.Fprintf(t.Stdout, "running every chapter's tests without weakenings first...\n")
 		var mu sync.Mutex
 		done := 0
-		p.OnBaselines = func(bs []Baseline, seconds float64) {
+		p.OnBaselines = func(bs []check.Baseline, seconds float64) {
 			for _, b := range bs {
 				fmt.Fprintln(t.Stdout, baselineLine(b))
 			}
@@ -80,14 +83,14 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 		p.OnShared = func(shared, alone int, seconds float64) {
 			fmt.Fprintf(t.Stdout, "shared build in %.1fs: %d weakenings switched inside it, %d built one by one\n", seconds, shared, alone)
 		}
-		p.OnResult = func(r Result) {
+		p.OnResult = func(res check.Result) {
 			mu.Lock()
 			defer mu.Unlock()
 			done++
-			fmt.Fprintln(t.Stdout, progressLine(done, total, r))
+			fmt.Fprintln(t.Stdout, progressLine(done, total, res))
 		}
 	}
-	rep, err := t.Check(ctx, chapters, p)
+	rep, err := check.Check(ctx, r, chapters, p)
 	if err != nil {
 		return err
 	}
@@ -96,7 +99,7 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 			return err
 		}
 	} else {
-		rep.writeTable(t.Stdout)
+		writeTable(t.Stdout, rep)
 	}
 	if t.SummaryFile != "" {
 		if err := appendSummary(t.SummaryFile, rep); err != nil {
@@ -133,11 +136,11 @@ func pickChapters(cat *weakening.Catalog, names []string) ([]*weakening.Chapter,
 }
 
 // appendSummary appends rep as Markdown to file.
-func appendSummary(file string, rep *Report) error {
+func appendSummary(file string, rep *check.Report) error {
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	rep.writeMarkdown(f)
+	writeMarkdown(f, rep)
 	return f.Close()
 }

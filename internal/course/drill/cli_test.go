@@ -11,6 +11,9 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/fs"
+
+	"github.com/fencelab/fencelab/internal/course/check"
 )
 
 func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
@@ -147,11 +150,11 @@ func TestCheckExitsZeroOnlyWhenEverythingIsCaught(t *testing.T) {
 	cases := []struct {
 		chapter string
 		code    int
-		verdict Verdict
+		verdict check.Verdict
 		ok      bool
 	}{
-		{"ch03", 0, Caught, true},
-		{"ch02_red", 1, Invalid, false},
+		{"ch03", 0, check.Caught, true},
+		{"ch02_red", 1, check.Invalid, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.chapter, func(t *testing.T) {
@@ -160,15 +163,15 @@ func TestCheckExitsZeroOnlyWhenEverythingIsCaught(t *testing.T) {
 			assert.Check(t, cmp.Equal(code, tc.code), "drill check %s --json; stderr: %s", tc.chapter, stderr)
 			var doc struct {
 				Weakenings []struct {
-					Chapter     string   `json:"chapter"`
-					Name        string   `json:"name"`
-					Verdict     Verdict  `json:"verdict"`
-					FailedTests []string `json:"failed_tests"`
-					Seconds     *float64 `json:"seconds"`
-					Reason      *string  `json:"reason"`
+					Chapter     string        `json:"chapter"`
+					Name        string        `json:"name"`
+					Verdict     check.Verdict `json:"verdict"`
+					FailedTests []string      `json:"failed_tests"`
+					Seconds     *float64      `json:"seconds"`
+					Reason      *string       `json:"reason"`
 				} `json:"weakenings"`
-				NeverFailing []ChapterTest `json:"tests_never_failing"`
-				OK           bool          `json:"ok"`
+				NeverFailing []check.ChapterTest `json:"tests_never_failing"`
+				OK           bool                `json:"ok"`
 			}
 			assert.NilError(t, json.Unmarshal([]byte(stdout), &doc), "stdout must be one JSON document: %q", stdout)
 			assert.Assert(t, cmp.Len(doc.Weakenings, 1))
@@ -185,8 +188,11 @@ func TestCheckExitsZeroOnlyWhenEverythingIsCaught(t *testing.T) {
 func TestCheckHumanOutputEndsWithTheTable(t *testing.T) {
 	slow(t)
 	t.Parallel()
-	code, stdout, _ := runTool(t, fixtureRoot(t), "check", "ch03")
+	root := fixtureRoot(t)
+	before := snapshot(t, root)
+	code, stdout, _ := runTool(t, root, "check", "ch03")
 	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, fs.Equal(root, before), "drill check never writes the working tree")
 	assert.Check(t, cmp.Contains(stdout, "baseline ch03_green: ok (1 tests)\n"))
 	assert.Check(t, cmp.Regexp(`\[1/1\] caught   ch03_green ceiling-ignored \([0-9.]+s\)\n`, stdout))
 	assert.Check(t, cmp.Regexp(`(?m)^ch03_green  ceiling-ignored  caught   [0-9.]+ +TestCeilingHolds$`, stdout))

@@ -17,15 +17,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"time"
 
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
-
-// DefaultTimeout is the -timeout each go test run gets unless Tool.Timeout
-// says otherwise.
-const DefaultTimeout = 2 * time.Minute
 
 // Tool runs drill commands against one module.
 type Tool struct {
@@ -36,9 +32,11 @@ type Tool struct {
 	Stderr io.Writer
 	// Go is the go command to run; "go" if empty.
 	Go string
-	// Jobs bounds how many go commands run at once; runtime.NumCPU() if zero.
+	// Jobs bounds how many go commands run at once; variant.DefaultJobs()
+	// if zero.
 	Jobs int
-	// Timeout is passed to every go test as -timeout; DefaultTimeout if zero.
+	// Timeout is passed to every go test as -timeout;
+	// variant.DefaultTimeout if zero.
 	Timeout time.Duration
 	// Env is added to the environment of every go command.
 	Env []string
@@ -116,28 +114,10 @@ func (t *Tool) Run(ctx context.Context, args []string) int {
 // failed; Run only sets the exit status.
 var errReported = errors.New("drill: failure already reported")
 
-// jobs returns how many go commands may run at once.
-func (t *Tool) jobs() int {
-	if t.Jobs > 0 {
-		return t.Jobs
-	}
-	return runtime.NumCPU()
-}
-
-// timeout returns the -timeout for each go test run.
-func (t *Tool) timeout() time.Duration {
-	if t.Timeout > 0 {
-		return t.Timeout
-	}
-	return DefaultTimeout
-}
-
-// goCmd returns the go command to run.
-func (t *Tool) goCmd() string {
-	if t.Go != "" {
-		return t.Go
-	}
-	return "go"
+// runner returns a variant.Runner for the module at root, set as t is;
+// the caller closes it.
+func (t *Tool) runner(root string) *variant.Runner {
+	return &variant.Runner{Root: root, Go: t.Go, Env: t.Env, Jobs: t.Jobs, Timeout: t.Timeout}
 }
 
 // catalog finds the module root and loads its catalog.

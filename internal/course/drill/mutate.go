@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fencelab/fencelab/internal/course/mutate"
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]`.
@@ -39,7 +39,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		return err
 	}
 	if *jobs < 0 || *jobs > 256 {
-		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs: %d) up to 256", *jobs, runtime.NumCPU()+1)
+		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs: %d) up to 256", *jobs, variant.DefaultJobs())
 	}
 	root, err := t.root()
 	if err != nil {
@@ -53,10 +53,12 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := mutate.Config{Root: root, Packages: pkgs, Go: t.goCmd(), Jobs: *jobs, Env: t.Env}
-	if cfg.Jobs == 0 {
-		cfg.Jobs = t.Jobs // 0 leaves the choice to mutate: one more than the CPUs
+	r := t.runner(root)
+	if *jobs > 0 {
+		r.Jobs = *jobs
 	}
+	defer r.Close()
+	cfg := mutate.Config{Runner: r, Packages: pkgs}
 	if !*asJSON {
 		cfg.Log = t.Stdout
 		var mu sync.Mutex

@@ -9,40 +9,15 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/fencelab/fencelab/internal/course/check"
 )
 
-// counts tallies the verdicts of a report.
-type counts struct{ caught, survived, invalid int }
-
-func (rep *Report) counts() counts {
-	var c counts
-	for _, r := range rep.Weakenings {
-		switch r.Verdict {
-		case Caught:
-			c.caught++
-		case Survived:
-			c.survived++
-		default:
-			c.invalid++
-		}
-	}
-	return c
-}
-
-// detail is what a table row says after the verdict: the failed tests of
-// a caught weakening, the reason of any other.
-func (r Result) detail() string {
-	if r.Verdict == Caught {
-		return strings.Join(r.FailedTests, ", ")
-	}
-	return r.Reason
-}
-
 // progressLine is the line printed as one weakening's verdict arrives.
-func progressLine(done, total int, r Result) string {
+func progressLine(done, total int, r check.Result) string {
 	width := len(fmt.Sprint(total))
 	line := fmt.Sprintf("[%*d/%d] %-8s %s %s (%.1fs)", width, done, total, r.Verdict, r.Chapter, r.Name, r.Seconds)
-	if r.Verdict != Caught {
+	if r.Verdict != check.Caught {
 		line += ": " + r.Reason
 	}
 	return line
@@ -50,7 +25,7 @@ func progressLine(done, total int, r Result) string {
 
 // baselineLine is the line printed for a chapter's baseline, once the
 // baseline run is done.
-func baselineLine(b Baseline) string {
+func baselineLine(b check.Baseline) string {
 	if b.Passed {
 		return fmt.Sprintf("baseline %s: ok (%d tests)", b.Chapter, len(b.Tests))
 	}
@@ -58,12 +33,12 @@ func baselineLine(b Baseline) string {
 }
 
 // writeTable prints the final table and the verdict line.
-func (rep *Report) writeTable(w io.Writer) {
+func writeTable(w io.Writer, rep *check.Report) {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHAPTER\tWEAKENING\tVERDICT\tSECONDS\tFAILED TESTS (or why not caught)")
 	for _, r := range rep.Weakenings {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%s\n", r.Chapter, r.Name, r.Verdict, r.Seconds, r.detail())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%s\n", r.Chapter, r.Name, r.Verdict, r.Seconds, r.Detail())
 	}
 	tw.Flush()
 	for _, b := range rep.Baselines {
@@ -89,26 +64,26 @@ func (rep *Report) writeTable(w io.Writer) {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
 	}
-	fmt.Fprintf(w, "\n%s\n", rep.summary())
+	fmt.Fprintf(w, "\n%s\n", summary(rep))
 }
 
 // summary is the one-line outcome.
-func (rep *Report) summary() string {
-	c := rep.counts()
+func summary(rep *check.Report) string {
+	c := rep.Counts()
 	status := "ok"
 	if !rep.OK {
 		status = "FAIL"
 	}
 	return fmt.Sprintf("drill check: %s: %d weakenings: %d caught, %d survived, %d invalid; %d tests never failing (%d excused); %.1fs",
-		status, len(rep.Weakenings), c.caught, c.survived, c.invalid, len(rep.NeverFailing), len(rep.Excused), rep.Seconds)
+		status, len(rep.Weakenings), c.Caught, c.Survived, c.Invalid, len(rep.NeverFailing), len(rep.Excused), rep.Seconds)
 }
 
 // writeMarkdown prints the table as Markdown, for a CI job summary.
-func (rep *Report) writeMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "## Break-and-fix check\n\n%s\n\n", rep.summary())
+func writeMarkdown(w io.Writer, rep *check.Report) {
+	fmt.Fprintf(w, "## Break-and-fix check\n\n%s\n\n", summary(rep))
 	fmt.Fprintf(w, "| chapter | weakening | verdict | seconds | failed tests (or why not caught) |\n|---|---|---|---:|---|\n")
 	for _, r := range rep.Weakenings {
-		fmt.Fprintf(w, "| %s | `%s` | %s | %.1f | %s |\n", r.Chapter, r.Name, r.Verdict, r.Seconds, mdCell(r.detail()))
+		fmt.Fprintf(w, "| %s | `%s` | %s | %.1f | %s |\n", r.Chapter, r.Name, r.Verdict, r.Seconds, mdCell(r.Detail()))
 	}
 	for _, b := range rep.Baselines {
 		if !b.Passed {

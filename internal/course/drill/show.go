@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -57,7 +58,7 @@ func (t *Tool) show(_ context.Context, args []string) error {
 	fmt.Fprintf(out, "\nTry it (your files stay as they are):\n  %s %s\n", weakening.TryCommand, w.Name)
 	fmt.Fprintf(out, "\nOr by hand, with the edit in your editor:\n")
 	fmt.Fprintf(out, "  go run ./tools/drill apply %s\n", w.Name)
-	fmt.Fprintf(out, "  go test ./%s/%s/ -run '%s'\n", weakening.ChaptersDir, w.Chapter, runPattern(w.Tests))
+	fmt.Fprintf(out, "  go test ./%s/%s/ -run '%s'\n", weakening.ChaptersDir, w.Chapter, variant.RunPattern(w.Tests))
 	fmt.Fprintf(out, "  go run ./tools/drill restore\n")
 	fmt.Fprintf(out, "\nExpect: %s.\n", expectation(w))
 	if applyErr != nil {
@@ -68,22 +69,6 @@ func (t *Tool) show(_ context.Context, args []string) error {
 		return fmt.Errorf("%s no longer applies to the source: %w", w.Name, applyErr)
 	}
 	return nil
-}
-
-// runPattern is the -run pattern that selects the weakening's tests (all
-// subtests of a named top-level test run; -run cannot pick a subtest of
-// one test without narrowing the others).
-func runPattern(tests []string) string {
-	var tops []string
-	seen := map[string]bool{}
-	for _, name := range tests {
-		top, _, _ := strings.Cut(name, "/")
-		if !seen[top] {
-			seen[top] = true
-			tops = append(tops, top)
-		}
-	}
-	return "^(" + strings.Join(tops, "|") + ")$"
 }
 
 // expectation says in words what a learner should see.

@@ -6,14 +6,14 @@ package drill
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/check"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -44,47 +44,33 @@ func (t *Tool) try(ctx context.Context, args []string) error {
 		fmt.Fprintf(t.Stderr, "drill try: note: exercise %s is started; the run sees its changes too\n", name)
 	}
 
-	dir, err := os.MkdirTemp("", "drill-"+w.Name+"-")
-	if err != nil {
-		return fmt.Errorf("try %s: %w", w.Name, err)
-	}
-	defer os.RemoveAll(dir)
-
 	out := t.Stdout
 	fmt.Fprintf(out, "%s: %s\n", w.Name, w.Summary)
 	fmt.Fprintf(out, "Running the %s tests with %s weakened (your copy of the file is not touched).\n", w.Chapter, w.File)
 	fmt.Fprintf(out, "Must fail: %s\n\n", strings.Join(w.Tests, ", "))
 
-	ov, err := w.WriteOverlay(root, dir)
-	if err != nil {
-		if p, reason, ok := overlayProblem(w, err); ok {
-			r := Result{Chapter: w.Chapter, Name: w.Name}.invalid(p, reason)
-			fmt.Fprintln(out, verdictLine(w, r))
-			return errReported
-		}
-		return err
-	}
-	var onEvent func(testEvent)
+	r := t.runner(root)
+	defer r.Close()
+	var live io.Writer
 	if *verbose {
-		onEvent = newLivePrinter(out, ov.Copy, w.File).event
+		live = out
 	}
-	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, nil, onEvent)
+	res, run, err := check.Try(ctx, r, w, live)
 	if err != nil {
 		return fmt.Errorf("try %s: %w", w.Name, err)
 	}
-	run, ok := runOf(runs, w.Chapter)
-	if !ok {
-		return fmt.Errorf("try %s: %w", w.Name, errors.New("the go command reported nothing for the chapter"))
+	if run == nil {
+		fmt.Fprintln(out, verdictLine(w, res))
+		return errReported
 	}
-	r := evaluate(w, run, nil, ov.Copy)
 	if !*verbose {
 		if m := tryMessages(w, run); m != "" {
 			fmt.Fprintf(out, "%s\n", m)
 		}
 		fmt.Fprintf(out, "(the full log: go run ./tools/drill try -v %s)\n", w.Name)
 	}
-	fmt.Fprintf(out, "\n%s\n", verdictLine(w, r))
-	if r.Verdict != Caught {
+	fmt.Fprintf(out, "\n%s\n", verdictLine(w, res))
+	if res.Verdict != check.Caught {
 		return errReported
 	}
 	return nil
@@ -95,7 +81,7 @@ const tryLines = 22
 
 // tryMessages returns what the failing tests said: each named test's
 // message first, then the other failures', within tryLines lines.
-func tryMessages(w *weakening.Weakening, run *testRun) string {
+func tryMessages(w *weakening.Weakening, run *variant.PackageRun) string {
 	var order []string
 	for _, name := range w.Tests {
 		top, _, _ := strings.Cut(name, "/")
@@ -109,7 +95,7 @@ func tryMessages(w *weakening.Weakening, run *testRun) string {
 	var lines []string
 	left := 0
 	for _, top := range order {
-		m := run.messageOf(top)
+		m := run.MessageOf(top)
 		if m == "" || slices.Contains(lines, "--- FAIL: "+top) {
 			continue
 		}
@@ -127,9 +113,9 @@ func tryMessages(w *weakening.Weakening, run *testRun) string {
 }
 
 // verdictLine is the one line that ends a try.
-func verdictLine(w *weakening.Weakening, r Result) string {
+func verdictLine(w *weakening.Weakening, r check.Result) string {
 	switch r.Verdict {
-	case Caught:
+	case check.Caught:
 		s := fmt.Sprintf("caught: %s failed", strings.Join(w.Tests, ", "))
 		if w.Expect != "" {
 			s += fmt.Sprintf(" and the output matched /%s/", w.Expect)
@@ -138,7 +124,7 @@ func verdictLine(w *weakening.Weakening, r Result) string {
 			s += fmt.Sprintf(" (also failed: %s)", strings.Join(extra, ", "))
 		}
 		return s + "."
-	case Survived:
+	case check.Survived:
 		return "survived: " + r.Reason + ". The tests did not notice this mistake."
 	default:
 		return "invalid: " + r.Reason
@@ -159,82 +145,4 @@ outer:
 		out = append(out, a)
 	}
 	return out
-}
-
-// livePrinter shows a go test -json stream as a learner wants it: one
-// line per passing test, the whole output of a failing or skipped one as
-// soon as its top-level test ends, compiler errors naming the real file.
-type livePrinter struct {
-	w        io.Writer
-	copyPath string              // the overlay's weakened copy, as compiler errors name it
-	target   string              // the file the learner knows it as
-	output   map[string][]string // output lines so far, by full test name
-	action   map[string]string   // pass, fail or skip, by full test name
-	order    map[string][]string // the full names seen under each top-level test, in order
-}
-
-// newLivePrinter returns a livePrinter writing to w.
-func newLivePrinter(w io.Writer, copyPath, target string) *livePrinter {
-	return &livePrinter{w: w, copyPath: copyPath, target: target,
-		output: map[string][]string{}, action: map[string]string{}, order: map[string][]string{}}
-}
-
-// event handles one event of the stream.
-func (p *livePrinter) event(ev testEvent) {
-	switch {
-	case ev.Action == "build-output":
-		fmt.Fprint(p.w, strings.ReplaceAll(ev.Output, p.copyPath, p.target))
-		return
-	case ev.Test == "":
-		if ev.Action == "output" && !isNoise(ev.Output) {
-			fmt.Fprint(p.w, ev.Output)
-		}
-		return
-	}
-	top, _, _ := strings.Cut(ev.Test, "/")
-	if _, seen := p.output[ev.Test]; !seen {
-		p.output[ev.Test] = nil
-		p.order[top] = append(p.order[top], ev.Test)
-	}
-	switch ev.Action {
-	case "output":
-		if !isNoise(ev.Output) {
-			p.output[ev.Test] = append(p.output[ev.Test], ev.Output)
-		}
-	case "pass", "fail", "skip":
-		p.action[ev.Test] = ev.Action
-		if ev.Test == top {
-			p.flush(top)
-		}
-	}
-}
-
-// flush prints a finished top-level test: "ok NAME" if it passed, else
-// the output of it and of each subtest that did not pass.
-func (p *livePrinter) flush(top string) {
-	if p.action[top] == "pass" {
-		fmt.Fprintf(p.w, "ok    %s\n", top)
-	} else {
-		// Subtests first: the parent's own "--- FAIL" line closes the block.
-		for _, name := range p.order[top][1:] {
-			if p.action[name] == "pass" {
-				fmt.Fprintf(p.w, "ok    %s\n", name)
-				continue
-			}
-			fmt.Fprint(p.w, strings.Join(p.output[name], ""))
-		}
-		fmt.Fprint(p.w, strings.Join(p.output[top], ""))
-	}
-	for _, name := range p.order[top] {
-		delete(p.output, name)
-		delete(p.action, name)
-	}
-	delete(p.order, top)
-}
-
-// isNoise reports whether a line of test output only narrates scheduling
-// (=== RUN, === PAUSE, === CONT) or is the bare PASS/FAIL the summary repeats.
-func isNoise(line string) bool {
-	s := strings.TrimSpace(line)
-	return strings.HasPrefix(s, "=== ") || s == "PASS" || s == "FAIL"
 }

@@ -42,11 +42,9 @@ func (t *Tool) verify(ctx context.Context, args []string) error {
 
 // verifyOnce grades e once, telling step (if not nil) what it does.
 func (t *Tool) verifyOnce(ctx context.Context, set *exercise.Set, e *exercise.Exercise, step func(string)) (*exercise.Verdict, error) {
-	r, err := t.Runner()
-	if err != nil {
-		return nil, err
-	}
-	v, err := exercise.Verify(ctx, set, r, e, exercise.Options{Jobs: t.jobs(), Step: step})
+	r := t.runner(set.Root)
+	defer r.Close()
+	v, err := exercise.Verify(ctx, set, r, e, exercise.Options{Step: step})
 	if errors.Is(err, exercise.ErrNotStarted) {
 		return nil, fmt.Errorf("%s is not started: go run ./tools/drill start %s", e.Name, e.Name)
 	}

@@ -29,8 +29,9 @@
 //
 // The package reads and checks exercise files, makes the edits that start
 // an exercise and undoes them, keeps the learner's progress, gives hints
-// level by level, and grades. It runs no go command itself: grading asks a
-// Runner (package drill provides one).
+// level by level, and grades: the chapter's tests run through the course's
+// runner of variants (package variant), and a weakening is graded by the
+// graded check's rules (package check).
 package exercise
 
 import (

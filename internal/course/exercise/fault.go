@@ -7,7 +7,6 @@ package exercise
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -124,37 +123,11 @@ func mutantBreakage(root string, ms []*mutate.Mutant, id string) (breakage, erro
 	if m == nil {
 		return breakage{}, fmt.Errorf("mutant %s: %w (the code it mutated has changed; 'go run ./tools/drill mutate' lists today's IDs)", id, ErrUnknownMutant)
 	}
-	dir, err := os.MkdirTemp("", "drill-mutant-")
+	shipped, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
 	if err != nil {
 		return breakage{}, err
 	}
-	defer os.RemoveAll(dir)
-	overlay, err := m.WriteOverlay(root, dir)
-	if err != nil {
-		return breakage{}, err
-	}
-	data, err := os.ReadFile(overlay)
-	if err != nil {
-		return breakage{}, err
-	}
-	var ov struct{ Replace map[string]string }
-	if err := json.Unmarshal(data, &ov); err != nil {
-		return breakage{}, fmt.Errorf("mutant %s: read its overlay: %w", id, err)
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return breakage{}, err
-	}
-	target := filepath.Join(abs, filepath.FromSlash(m.File))
-	copyPath, ok := ov.Replace[target]
-	if !ok || len(ov.Replace) != 1 {
-		return breakage{}, fmt.Errorf("mutant %s: its overlay does not replace %s alone", id, m.File)
-	}
-	shipped, err := os.ReadFile(target)
-	if err != nil {
-		return breakage{}, err
-	}
-	broken, err := os.ReadFile(copyPath)
+	broken, err := m.Apply(root)
 	if err != nil {
 		return breakage{}, err
 	}

@@ -10,7 +10,6 @@ package exercise_test
 
 import (
 	"flag"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/course/drill"
 	"github.com/fencelab/fencelab/internal/course/exercise"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -92,9 +92,9 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 	for _, b := range set.Broken {
 		t.Errorf("%s: %v", b.Path, b.Err)
 	}
-	r, err := (&drill.Tool{Root: root, Stdout: io.Discard, Stderr: io.Discard}).Runner()
-	assert.NilError(t, err)
-	opts := exercise.Options{Jobs: 2}
+	r := &variant.Runner{Root: root, Jobs: 2}
+	t.Cleanup(func() { assert.Check(t, r.Close()) })
+	opts := exercise.Options{}
 	shipped := digests(t, root)
 
 	for _, e := range set.Exercises {

@@ -1,31 +1,25 @@
 package exercise
 
-// This file is what grading needs from the go command, as an interface:
-// package drill runs the tests; this package decides what they mean.
+// This file runs what grading needs: a chapter's tests, through the
+// course's one runner of variants (package variant), and a weakening
+// graded by the graded check's own rules (package check).
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/check"
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
-
-// Runner runs a chapter's tests for grading. Package drill provides one
-// over its go test machinery; any implementation must be safe for
-// concurrent use.
-type Runner interface {
-	// Run runs the chapter's tests as req asks.
-	Run(ctx context.Context, req Request) (*Outcome, error)
-	// Grade runs the chapter's tests with weakening w applied to the
-	// working tree as it is now, and says whether its tests still catch it.
-	Grade(ctx context.Context, w *weakening.Weakening) (Graded, error)
-}
 
 // Request is one go test run of a chapter.
 type Request struct {
 	Chapter string // the chapter folder's name
-	// Replace maps absolute paths in the module to files whose contents
-	// the build uses instead (the go command's -overlay); nil for none.
-	Replace map[string]string
+	// Overlay replaces files of the module for this run; nil for none.
+	Overlay variant.Overlay
 	// Tests are the top-level tests to run; all of the chapter's if empty.
 	Tests []string
 }
@@ -60,4 +54,71 @@ type Graded struct {
 	Caught bool
 	// Reason says why it was not caught, or why it does not apply.
 	Reason string
+}
+
+// runChapter runs one chapter's tests as req asks.
+func runChapter(ctx context.Context, r *variant.Runner, req Request) (*Outcome, error) {
+	g := variant.GoTest{Packages: []string{"./" + weakening.ChaptersDir + "/" + req.Chapter + "/"}, Overlay: req.Overlay}
+	if len(req.Tests) > 0 {
+		g.Flags = []string{"-run", variant.RunPattern(req.Tests)}
+	}
+	// Compiler messages name the overlay's copies; the learner knows the
+	// files by their own names.
+	names := req.Overlay.Renamer(r.Root)
+	var log strings.Builder
+	g.OnEvent = variant.NewLivePrinter(&log, names).Event
+	runs, err := r.GoTest(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	run, ok := variant.RunOf(runs, req.Chapter)
+	if !ok {
+		return nil, errors.New("the go command reported nothing for chapter " + req.Chapter)
+	}
+	out := &Outcome{Log: log.String()}
+	switch {
+	case run.BuildFailed:
+		out.BuildFailed = true
+		out.Message = names.Replace(variant.FirstLines(run.BuildOutput, 10, "\n"))
+	case run.TimedOut:
+		out.Message = "the tests did not finish within the -timeout " + r.TestTimeout().String()
+		if running := run.Running(); len(running) > 0 {
+			out.Message += " (still running: " + strings.Join(running, ", ") + ")"
+		}
+	default:
+		out.Passed = run.Action == "pass"
+		out.Message = run.FirstFailure()
+		if out.Message == "" && !out.Passed {
+			out.Message = variant.FirstLines(run.Output, 5, "; ")
+		}
+	}
+	var failed strings.Builder
+	for _, n := range run.FailOrder {
+		if !strings.Contains(n, "/") {
+			out.Failed = append(out.Failed, n)
+		}
+		failed.WriteString(run.Tests[n].Output.String())
+	}
+	out.Output = failed.String()
+	return out, nil
+}
+
+// gradeWeakening grades weakening w against the working tree as it is now,
+// by the graded check's rules. A failure whose output does not match the
+// catalog's pattern still counts as caught: the pattern was written for
+// the shipped code's messages, not the learner's.
+func gradeWeakening(ctx context.Context, r *variant.Runner, w *weakening.Weakening) (Graded, error) {
+	res, err := check.Grade(ctx, r, w, nil)
+	if err != nil {
+		return Graded{}, err
+	}
+	switch {
+	case res.Verdict == check.Caught || res.Problem == check.PatternNotMatched:
+		return Graded{Applies: true, Caught: true}, nil
+	case res.Verdict == check.Survived:
+		return Graded{Applies: true, Reason: res.Reason}, nil
+	case res.Problem == check.RunFailed:
+		return Graded{}, fmt.Errorf("grade %s: %s", w.Name, res.Reason)
+	}
+	return Graded{Reason: res.Reason}, nil
 }

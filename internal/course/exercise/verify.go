@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -42,8 +43,6 @@ type Verdict struct {
 
 // Options tune a grading.
 type Options struct {
-	// Jobs bounds how many runs go at once (chaffs, weakenings); 1 if zero.
-	Jobs int
 	// Step, if not nil, is told what the grading does next, in a few words.
 	Step func(string)
 }
@@ -57,7 +56,7 @@ func (o Options) step(s string) {
 // Verify grades e in the working tree under set.Root with r, records the
 // result in the learner's progress, and returns it. The exercise must have
 // been started (and not reset since).
-func Verify(ctx context.Context, set *Set, r Runner, e *Exercise, opts Options) (*Verdict, error) {
+func Verify(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, opts Options) (*Verdict, error) {
 	root := set.Root
 	w, ok, err := LoadWork(root, e.Name)
 	if err != nil {
@@ -114,7 +113,7 @@ func record(set *Set, e *Exercise, w *Work, v *Verdict) error {
 }
 
 // verifyCode grades a fix or a build.
-func verifyCode(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, opts Options) (*Verdict, error) {
+func verifyCode(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w *Work, opts Options) (*Verdict, error) {
 	root := set.Root
 	v := &Verdict{Exercise: e}
 	now, err := snapshot(root, e.Chapter)
@@ -139,7 +138,7 @@ func verifyCode(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, o
 	}
 
 	opts.step("running the " + e.Chapter + " tests")
-	out, err := r.Run(ctx, Request{Chapter: e.Chapter})
+	out, err := runChapter(ctx, r, Request{Chapter: e.Chapter})
 	if err != nil {
 		return nil, err
 	}
@@ -181,8 +180,8 @@ func verifyCode(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, o
 	if len(ws) > 0 {
 		opts.step(fmt.Sprintf("green; checking that the chapter still catches the %d weakenings of what you changed", len(ws)))
 	}
-	if err := parallel(ctx, opts.jobs(), len(ws), func(i int) error {
-		g, err := r.Grade(ctx, ws[i].w)
+	if err := r.Each(ctx, len(ws), func(ctx context.Context, i int) error {
+		g, err := gradeWeakening(ctx, r, ws[i].w)
 		ws[i].g = g
 		return err
 	}); err != nil {
@@ -225,7 +224,7 @@ func redReason(chapter string, out *Outcome) string {
 }
 
 // verifyTest grades a test exercise: the wheat, then every chaff.
-func verifyTest(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, opts Options) (*Verdict, error) {
+func verifyTest(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w *Work, opts Options) (*Verdict, error) {
 	root := set.Root
 	v := &Verdict{Exercise: e}
 	now, err := snapshot(root, e.Chapter)
@@ -271,7 +270,7 @@ func verifyTest(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, o
 	}
 
 	opts.step("running your tests against the shipped mechanism")
-	out, err := r.Run(ctx, Request{Chapter: e.Chapter, Tests: names})
+	out, err := runChapter(ctx, r, Request{Chapter: e.Chapter, Tests: names})
 	if err != nil {
 		return nil, err
 	}
@@ -299,9 +298,9 @@ func verifyTest(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, o
 	opts.step(fmt.Sprintf("running your tests against %d chaffs", len(w.Chaffs)))
 	caught := make([]bool, len(w.Chaffs))
 	logs := make([]string, len(w.Chaffs))
-	err = parallel(ctx, opts.jobs(), len(w.Chaffs), func(i int) error {
+	err = r.Each(ctx, len(w.Chaffs), func(ctx context.Context, i int) error {
 		c := w.Chaffs[i]
-		o, err := r.Run(ctx, Request{Chapter: e.Chapter, Tests: names, Replace: map[string]string{
+		o, err := runChapter(ctx, r, Request{Chapter: e.Chapter, Tests: names, Overlay: variant.Overlay{
 			filepath.Join(root, filepath.FromSlash(c.File)): filepath.Join(root, filepath.FromSlash(c.Copy)),
 		}})
 		if err != nil {
@@ -338,37 +337,6 @@ func verifyTest(ctx context.Context, set *Set, r Runner, e *Exercise, w *Work, o
 	v.Message = b.String()
 	v.Next = "add a check that fails when the first of those is broken, and verify again"
 	return v, nil
-}
-
-// jobs is how many runs go at once.
-func (o Options) jobs() int { return max(o.Jobs, 1) }
-
-// parallel calls f(0) ... f(n-1), at most jobs at a time, and returns the
-// first error.
-func parallel(ctx context.Context, jobs, n int, f func(i int) error) error {
-	sem := make(chan struct{}, jobs)
-	errs := make(chan error, n)
-	for i := range n {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		go func() {
-			defer func() { <-sem }()
-			errs <- f(i)
-		}()
-	}
-	for range jobs {
-		sem <- struct{}{}
-	}
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Matches reports whether v's failing output matches e's stated reason

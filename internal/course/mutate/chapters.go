@@ -13,18 +13,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // chapter is one chapter package and the mechanism packages its tests use.
 type chapter struct {
-	Name       string          // the folder: ch03_leased_claim
-	ImportPath string          // its import path
-	Dir        string          // its folder, absolute
-	Uses       map[string]bool // mechanism package folders (internal/mailbox) its tests reach
+	variant.Chapter
+	Uses map[string]bool // mechanism package folders (internal/mailbox) its tests reach
 }
 
 // listedPackage is what `go list -json` says of one package.
@@ -38,11 +37,13 @@ type listedPackage struct {
 	XTestGoFiles []string
 }
 
-// findChapters lists the chapter packages under root and what they use.
-// module is the module path.
-func findChapters(ctx context.Context, goCmd, root, module string) ([]*chapter, error) {
-	cmd := exec.CommandContext(ctx, goCmd, "list", "-e", "-json=ImportPath,Dir,Imports,TestImports,XTestImports,TestGoFiles,XTestGoFiles", "./chapters/...", "./internal/...")
-	cmd.Dir = root
+// findChapters lists the chapter packages of r's module, whose path is
+// module, and what they use.
+func findChapters(ctx context.Context, r *variant.Runner, module string) ([]*chapter, error) {
+	cmd, err := r.GoCommand(ctx, "list", "-e", "-json=ImportPath,Dir,Imports,TestImports,XTestImports,TestGoFiles,XTestGoFiles", "./chapters/...", "./internal/...")
+	if err != nil {
+		return nil, err
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -84,7 +85,7 @@ func findChapters(ctx context.Context, goCmd, root, module string) ([]*chapter, 
 	}
 	var chs []*chapter
 	for _, p := range chapterPkgs {
-		ch := &chapter{Name: path.Base(p.ImportPath), ImportPath: p.ImportPath, Dir: p.Dir, Uses: map[string]bool{}}
+		ch := &chapter{Chapter: variant.Chapter{Name: path.Base(p.ImportPath), ImportPath: p.ImportPath, Dir: p.Dir}, Uses: map[string]bool{}}
 		seen := map[string]bool{}
 		var visit func(string)
 		visit = func(imp string) {

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/fencelab/fencelab/internal/course/schemata"
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // notMechanism are the folders under internal/ that group the layers above
@@ -79,7 +79,7 @@ func load(ctx context.Context, root string, dirs []string) (pkgs []*packages.Pac
 	}
 	// The switch file's imports, loaded whole: a package met only through
 	// another's export data may hold just the part that package uses.
-	std, err := packages.Load(&packages.Config{Context: ctx, Dir: root, Mode: packages.NeedName | packages.NeedTypes}, schemata.Imports...)
+	std, err := packages.Load(&packages.Config{Context: ctx, Dir: root, Mode: packages.NeedName | packages.NeedTypes}, variant.Imports...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", errLoad, err)
 	}

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // fixture is the fixture module, relative to this package.
@@ -224,7 +226,9 @@ func TestEveryVerdictArises(t *testing.T) {
 		t.Skip("builds and runs the fixture's chapter for every mutant")
 	}
 	root := copyFixture(t)
-	rep, err := Run(t.Context(), Config{Root: root, Packages: []string{"internal/ledger"}, Jobs: 2})
+	r := &variant.Runner{Root: root, Jobs: 2}
+	t.Cleanup(func() { assert.NilError(t, r.Close()) })
+	rep, err := Run(t.Context(), Config{Runner: r, Packages: []string{"internal/ledger"}})
 	assert.NilError(t, err)
 
 	byDiff := map[string]Result{}
@@ -310,10 +314,10 @@ func TestMechanismPackagesLeaveOutTheUpperLayers(t *testing.T) {
 	assert.Assert(t, !slices.Contains(got, "internal/runner") && !slices.Contains(got, "internal/course"), "mechanism packages %v include an upper layer", got)
 }
 
-// TestWriteOverlayBuildsOneMutant: the overlay another tool gets for one
-// mutant replaces exactly its file, with exactly its change, and refuses a
-// file that changed since the mutant was generated.
-func TestWriteOverlayBuildsOneMutant(t *testing.T) {
+// TestApplyMutatesOneFile: the file another tool gets for one mutant has
+// exactly its change, and a file that changed since the mutant was
+// generated is refused.
+func TestApplyMutatesOneFile(t *testing.T) {
 	t.Parallel()
 	root := copyFixture(t)
 	ms, err := Generate(t.Context(), root, []string{"internal/ledger"})
@@ -324,20 +328,15 @@ func TestWriteOverlayBuildsOneMutant(t *testing.T) {
 		assert.Assert(t, !strings.Contains(m.Diff(), "`2` -> `1`"), "Generate returned %s, which does not build", m.Diff())
 	}
 
-	dir := t.TempDir()
-	overlay, err := open[0].WriteOverlay(root, dir)
+	mutated, err := open[0].Apply(root)
 	assert.NilError(t, err)
-	mutated, err := os.ReadFile(filepath.Join(dir, "ledger.go"))
-	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(string(mutated), "return expires >= now"), "the overlay's copy of ledger.go")
-	js, err := os.ReadFile(overlay)
-	assert.NilError(t, err)
-	assert.Assert(t, is.Contains(string(js), filepath.Join(root, "internal", "ledger", "ledger.go")), "the overlay must replace the original file")
+	assert.Assert(t, is.Contains(string(mutated), "return expires >= now"), "the mutated ledger.go")
+	assert.Equal(t, open[0].File, "internal/ledger/ledger.go")
 
 	file := filepath.Join(root, "internal", "ledger", "ledger.go")
 	src, err := os.ReadFile(file)
 	assert.NilError(t, err)
 	assert.NilError(t, os.WriteFile(file, []byte(strings.Replace(string(src), "expires > now", "now < expires", 1)), 0o644))
-	_, err = open[0].WriteOverlay(root, t.TempDir())
+	_, err = open[0].Apply(root)
 	assert.ErrorContains(t, err, "changed since the mutant was generated")
 }

@@ -1,24 +1,23 @@
 package mutate
 
 // This file runs the whole measurement: generate, sort out the mutants
-// that do not build, compile the schemata once per chapter, then run every
-// mutant against the chapters that can kill it, a few at a time.
+// that do not build, compile the schemata once per chapter, then judge
+// every mutant against the chapters that can kill it, a few at a time.
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // Verdict is what the chapter tests did with a mutant.
@@ -34,18 +33,17 @@ const (
 
 // Config says what to mutate and how to run the tests.
 type Config struct {
-	Root     string   // the module root
-	Packages []string // package folders to mutate (internal/mailbox); all mechanism packages if empty
-	Go       string   // the go command; "go" if empty
-	Jobs     int      // test processes at once; one more than the CPUs if zero
-	Env      []string // added to every go command and test process
+	// Runner runs the chapters' tests; its Jobs bounds how many mutants
+	// are judged at once.
+	Runner *variant.Runner
+	// Packages are the package folders to mutate (internal/mailbox); every
+	// mechanism package if empty.
+	Packages []string
 	// OnResult, if set, sees each verdict as it is reached, from one
 	// goroutine at a time.
 	OnResult func(Result)
 	// Log, if set, receives one line per phase (building, baselines).
 	Log io.Writer
-
-	test2json []string // the command that turns test output into events; see findTest2JSON
 }
 
 // Result is one mutant's verdict.
@@ -61,139 +59,113 @@ type Result struct {
 	Seconds   float64  `json:"seconds"`
 }
 
+// measurement is one run of the engine: the mutants, what can judge
+// them, and their results so far.
+type measurement struct {
+	cfg      Config
+	root     string
+	all      []*Mutant
+	results  []Result // by the index of the mutant in all
+	runnable []int    // the mutants that build on their own
+	byPkg    map[string]*packages.Package
+	u        universe
+	chapters []*chapter
+	excuses  map[string]Excuse
+	rep      *Report
+}
+
 // Run measures the chapter tests against every mutant of cfg.Packages.
 // An error means the measurement could not be made (the tree does not
-// load, the schemata do not build, a chapter fails with no mutant on);
-// survivors are not errors, they are in the Report.
+// load, the schemata do not build, a chapter fails with no mutant on, the
+// run was interrupted); survivors are not errors, they are in the Report.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
-	cfg = cfg.withDefaults()
-	cfg.test2json = findTest2JSON(ctx, cfg)
-	goMod, err := os.ReadFile(filepath.Join(cfg.Root, "go.mod"))
+	m, err := prepare(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("mutate: %w", err)
+		return nil, err
 	}
-	module := modfile.ModulePath(goMod)
+	b, err := m.buildSchemata(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.judgeAll(ctx, b); err != nil {
+		return nil, err
+	}
+	m.rep.finish(m.results, m.excuses, m.all)
+	m.rep.Seconds = round(time.Since(start).Seconds())
+	return m.rep, nil
+}
+
+// prepare loads the packages, generates their mutants, finds the chapters
+// that can judge them and sets aside the mutants that do not build.
+func prepare(ctx context.Context, cfg Config) (*measurement, error) {
+	root := cfg.Runner.Root
+	module, err := cfg.Runner.Module(ctx)
+	if err != nil {
+		return nil, err
+	}
 	dirs := cfg.Packages
 	if len(dirs) == 0 {
-		if dirs, err = MechanismPackages(cfg.Root); err != nil {
+		if dirs, err = MechanismPackages(root); err != nil {
 			return nil, err
 		}
 	}
 	cfg.logf("mutate: loading %s", strings.Join(dirs, " "))
-	pkgs, u, err := load(ctx, cfg.Root, dirs)
+	pkgs, u, err := load(ctx, root, dirs)
 	if err != nil {
 		return nil, err
 	}
-
-	rep := &Report{}
-	excuses, err := ReadExcuses(cfg.Root)
-	if err != nil {
-		rep.Problems = append(rep.Problems, err.Error())
+	m := &measurement{cfg: cfg, root: root, u: u, byPkg: map[string]*packages.Package{}, rep: &Report{}}
+	if m.excuses, err = ReadExcuses(root); err != nil {
+		m.rep.Problems = append(m.rep.Problems, err.Error())
 	}
-	var all []*Mutant
-	byPkg := map[string]*packages.Package{}
 	for _, p := range pkgs {
-		ms := generate(cfg.Root, p)
-		for _, m := range ms {
-			byPkg[m.Package] = p
+		ms := generate(root, p)
+		for _, mu := range ms {
+			m.byPkg[mu.Package] = p
 		}
-		all = append(all, ms...)
+		m.all = append(m.all, ms...)
 	}
-	cfg.logf("mutate: %d mutants in %d packages", len(all), len(pkgs))
-
-	chapters, err := findChapters(ctx, cfg.Go, cfg.Root, module)
-	if err != nil {
+	cfg.logf("mutate: %d mutants in %d packages", len(m.all), len(pkgs))
+	if m.chapters, err = findChapters(ctx, cfg.Runner, module); err != nil {
 		return nil, err
 	}
-	results := make([]Result, len(all))
-	var runnable []int
-	for i, m := range all {
-		results[i] = Result{ID: m.ID, Package: m.Package, Operator: m.Operator, Diff: m.Diff(), Authority: m.Authority}
-		if err := checkAlone(byPkg[m.Package], u, m); err != nil {
-			results[i].Verdict, results[i].Reason = Invalid, "does not build: "+firstLine(err.Error())
+	m.results = make([]Result, len(m.all))
+	for i, mu := range m.all {
+		m.results[i] = Result{ID: mu.ID, Package: mu.Package, Operator: mu.Operator, Diff: mu.Diff(), Authority: mu.Authority}
+		if err := checkAlone(m.byPkg[mu.Package], u, mu); err != nil {
+			m.results[i].Verdict, m.results[i].Reason = Invalid, "does not build: "+firstLine(err.Error())
 			continue
 		}
-		runnable = append(runnable, i)
+		m.runnable = append(m.runnable, i)
 	}
+	return m, nil
+}
 
-	b, err := buildSchemata(ctx, cfg, all, runnable, byPkg, u, chapters)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(b.dir)
-
+// judgeAll judges every runnable mutant in the Runner's pool and applies
+// the excuses as verdicts arrive.
+func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(cfg.Jobs, max(len(runnable), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				r := b.judge(ctx, cfg, all[i], chapters)
-				mu.Lock()
-				results[i].Verdict, results[i].KilledBy, results[i].Reason = r.Verdict, r.KilledBy, r.Reason
-				results[i].Seconds = r.Seconds
-				excuse(&results[i], excuses, rep)
-				if cfg.OnResult != nil {
-					cfg.OnResult(results[i])
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for _, i := range runnable {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-			break feed
+	err := m.cfg.Runner.Each(ctx, len(m.runnable), func(ctx context.Context, k int) error {
+		i := m.runnable[k]
+		j := b.judge(ctx, m.all[i], m.chapters)
+		if ctx.Err() != nil {
+			return ctx.Err() // an interrupted judge proves nothing
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("mutate: interrupted: %w", err)
-	}
-	rep.finish(results, excuses, all)
-	rep.Seconds = round(time.Since(start).Seconds())
-	return rep, nil
-}
-
-func (cfg Config) withDefaults() Config {
-	if cfg.Go == "" {
-		cfg.Go = "go"
-	}
-	if cfg.Jobs <= 0 {
-		// A chapter's tests wait on the disk and on their child
-		// processes part of the time: with one job per CPU a two-core
-		// machine stayed 30% idle (442 s), with three jobs 14% (387 s).
-		cfg.Jobs = runtime.NumCPU() + 1
-	}
-	if abs, err := filepath.Abs(cfg.Root); err == nil {
-		cfg.Root = abs
-	}
-	return cfg
-}
-
-// findTest2JSON returns the test2json program to run directly. `go tool
-// test2json` starts the go command before every test run, which on a
-// small machine costs more than a chapter's in-process tests; `go tool -n`
-// builds the tool once if needed and names it. If that fails, every run
-// goes through the go command after all.
-func findTest2JSON(ctx context.Context, cfg Config) []string {
-	cmd := exec.CommandContext(ctx, cfg.Go, "tool", "-n", "test2json")
-	cmd.Dir = cfg.Root
-	cmd.Env = append(os.Environ(), cfg.Env...)
-	if out, err := cmd.Output(); err == nil {
-		if fields := strings.Fields(string(out)); len(fields) == 1 {
-			if _, err := os.Stat(fields[0]); err == nil {
-				return fields
-			}
+		mu.Lock()
+		defer mu.Unlock()
+		r := &m.results[i]
+		r.Verdict, r.KilledBy, r.Reason, r.Seconds = j.Verdict, j.KilledBy, j.Reason, j.Seconds
+		excuse(r, m.excuses, m.rep)
+		if m.cfg.OnResult != nil {
+			m.cfg.OnResult(*r)
 		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("mutate: interrupted: %w", err)
 	}
-	return []string{cfg.Go, "tool", "test2json"}
+	return nil
 }
 
 func (cfg Config) logf(format string, args ...any) {

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/fencelab/fencelab/internal/course/schemata"
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // switchConstants marks as switchable the mutants of each unexported
@@ -53,7 +53,7 @@ func switchConstants(root string, byPkg map[string]*packages.Package, u universe
 		if err != nil {
 			return fmt.Errorf("mutate: %w", err)
 		}
-		if typecheck(pkg, u, map[string]string{abs: s}, schemata.SwitchSource(pkg.Name)) != nil {
+		if typecheck(pkg, u, map[string]string{abs: s}, variant.SwitchSource(pkg.Name)) != nil {
 			continue
 		}
 		for _, m := range group {

@@ -5,7 +5,7 @@ package weakening
 // of every function it changes, renamed; the original function hands over
 // to its weakened copy when that weakening's switch is on. One build then
 // carries every such weakening of the file, and a test run picks one (see
-// package schemata).
+// package variant).
 
 import (
 	"bytes"

@@ -1,18 +1,13 @@
-// Package schemata holds what the course tooling's shared builds have in
-// common: one build of a chapter that carries many variants of the
-// mechanism at once (mutants, weakenings), each behind a switch read from
-// the environment, so the build is paid once instead of once per variant.
-//
-// A package with switched code gets one extra file, the switch file, added
-// through the go command's -overlay flag; the working tree never holds it.
-package schemata
+package variant
 
-import (
-	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
-)
+// This file is the switch of a shared build: one build of a chapter that
+// carries many variants of the mechanism at once (mutants, weakenings),
+// each behind a switch read from the environment, so the build is paid
+// once instead of once per variant. A package with switched code gets one
+// extra file, the switch file, added through the overlay; the working
+// tree never holds it.
+
+import "fmt"
 
 // SwitchEnv is the environment variable that picks the variant a process
 // runs: its value is the variant's number, 0 or unset for none. Test
@@ -70,25 +65,3 @@ func _fencelabPick[T any](orig T, ids []int, alts []T) T {
 // _fencelabOff(n...) whether none of them is, and _fencelabPick(orig, ns,
 // alts) for the value variant ns[i] puts in orig's place.
 func SwitchSource(name string) string { return fmt.Sprintf(switchFile, name, SwitchEnv) }
-
-// WriteFile writes s to name, creating its folder.
-func WriteFile(name, s string) error {
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("schemata: %w", err)
-	}
-	if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
-		return fmt.Errorf("schemata: %w", err)
-	}
-	return nil
-}
-
-// WriteOverlay writes the go command's -overlay file: every original path
-// in replace is read from the path it maps to. A path that does not exist
-// in the tree is added.
-func WriteOverlay(name string, replace map[string]string) error {
-	js, err := json.Marshal(struct{ Replace map[string]string }{replace})
-	if err != nil {
-		return fmt.Errorf("schemata: %w", err)
-	}
-	return WriteFile(name, string(js))
-}

@@ -1,4 +1,4 @@
-package drill
+package variant
 
 import (
 	"testing"
@@ -6,12 +6,12 @@ import (
 	"gotest.tools/v3/assert"
 )
 
-// runWith returns a testRun in which the tests failed in the given order,
+// runWith returns a PackageRun in which the tests failed in the given order,
 // each with the given output.
-func runWith(failed [][2]string) *testRun {
-	run := &testRun{Tests: map[string]*testResult{}}
+func runWith(failed [][2]string) *PackageRun {
+	run := &PackageRun{Tests: map[string]*Test{}}
 	for _, f := range failed {
-		tr := &testResult{Name: f[0], Action: "fail"}
+		tr := &Test{Name: f[0], Action: "fail"}
 		tr.Output.WriteString(f[1])
 		run.Tests[f[0]] = tr
 		run.FailOrder = append(run.FailOrder, f[0])
@@ -26,8 +26,8 @@ func TestFirstFailurePrefersAGoTestsMessageToAScripts(t *testing.T) {
 		{"TestScripts", "--- FAIL: TestScripts (0.0s)\n"},
 		{"TestTokenCompletes", "=== RUN   TestTokenCompletes\n    claim_test.go:26: Complete(msg-1, token 99) = accepted; want refused stale_token\n--- FAIL: TestTokenCompletes (0.0s)\n"},
 	})
-	assert.Equal(t, run.firstFailure(), "--- FAIL: TestTokenCompletes\n    claim_test.go:26: Complete(msg-1, token 99) = accepted; want refused stale_token")
-	assert.Equal(t, run.messageOf("TestScripts"), "--- FAIL: TestScripts/claim\n    # phase two (0.0s)\n    > json stdout a == b\n    FAIL: testdata/script/claim.txtar:15: stdout: a = \"c\"; want == \"b\"",
+	assert.Equal(t, run.FirstFailure(), "--- FAIL: TestTokenCompletes\n    claim_test.go:26: Complete(msg-1, token 99) = accepted; want refused stale_token")
+	assert.Equal(t, run.MessageOf("TestScripts"), "--- FAIL: TestScripts/claim\n    # phase two (0.0s)\n    > json stdout a == b\n    FAIL: testdata/script/claim.txtar:15: stdout: a = \"c\"; want == \"b\"",
 		"a script's failure keeps its phase, its command and its FAIL line")
 }
 
@@ -38,7 +38,7 @@ func TestMessageOfKeepsTheFirstLinesOfALongMessage(t *testing.T) {
 		out += "    long_test.go:1: line " + string(rune('a'+i)) + "\n"
 	}
 	run := runWith([][2]string{{"TestLong", out}})
-	m := run.messageOf("TestLong")
+	m := run.MessageOf("TestLong")
 	assert.Equal(t, m, "--- FAIL: TestLong\n    long_test.go:1: line a\n    long_test.go:1: line b\n    long_test.go:1: line c\n"+
 		"    long_test.go:1: line d\n    long_test.go:1: line e\n    long_test.go:1: line f\n    long_test.go:1: line g\n"+
 		"    ... 5 more lines (-v shows them)")

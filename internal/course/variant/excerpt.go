@@ -1,4 +1,4 @@
-package drill
+package variant
 
 // This file picks out of a go test run what a learner reads first: a
 // failing test's own message, without the framing go test adds around it,
@@ -18,16 +18,16 @@ const messageLines = 8
 // scriptFailure is the line testscript prints where a script failed.
 var scriptFailure = regexp.MustCompile(`^FAIL: \S+\.txtar:\d+: `)
 
-// messageOf returns the message of top-level test name: the output of its
+// MessageOf returns the message of top-level test name: the output of its
 // first failing subtest (or of itself), headed by a "--- FAIL: NAME" line.
 // It returns "" if neither printed anything.
-func (run *testRun) messageOf(name string) string {
+func (run *PackageRun) MessageOf(name string) string {
 	for _, n := range run.FailOrder {
 		if n != name && !strings.HasPrefix(n, name+"/") {
 			continue
 		}
 		if lines := ownLines(run.Tests[n].Output.String()); len(lines) > 0 {
-			kept, more := shorten(lines)
+			kept, more := shortenMessage(lines)
 			kept = indent(kept)
 			if more > 0 {
 				kept = append(kept, fmt.Sprintf("    ... %d more lines (-v shows them)", more))
@@ -38,11 +38,11 @@ func (run *testRun) messageOf(name string) string {
 	return ""
 }
 
-// firstFailure returns the message of the first top-level test that
-// failed, as messageOf gives it. A Go test's message names the property
+// FirstFailure returns the message of the first top-level test that
+// failed, as MessageOf gives it. A Go test's message names the property
 // it checks, where a script's names a line of JSON, so the first failing
 // Go test comes before any script.
-func (run *testRun) firstFailure() string {
+func (run *PackageRun) FirstFailure() string {
 	var seen []string
 	script := ""
 	for _, n := range run.FailOrder {
@@ -51,7 +51,7 @@ func (run *testRun) firstFailure() string {
 			continue
 		}
 		seen = append(seen, top)
-		m := run.messageOf(top)
+		m := run.MessageOf(top)
 		switch {
 		case m == "":
 		case !isScriptMessage(m):
@@ -95,11 +95,11 @@ func ownLines(out string) []string {
 	return lines
 }
 
-// shorten keeps a message readable, and says how many lines it left out.
+// shortenMessage keeps a message readable, and says how many lines it left out.
 // A script's failure keeps the phase comment and the command before the
 // FAIL line (the script's log above them is in -v); any other message
 // keeps its first lines.
-func shorten(lines []string) (kept []string, more int) {
+func shortenMessage(lines []string) (kept []string, more int) {
 	for i, l := range lines {
 		if !scriptFailure.MatchString(strings.TrimSpace(l)) {
 			continue
@@ -142,4 +142,65 @@ func indent(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// failureLines pick, from a failed test's output, the one line that says
+// what broke, best first: testscript's FAIL line (a script's log is long
+// and starts elsewhere), a panic, an assertion with its file:line.
+var failureLines = []*regexp.Regexp{
+	regexp.MustCompile(`FAIL: \S+:\d+: .*`),
+	regexp.MustCompile(`panic: .*`),
+	regexp.MustCompile(`\S+_test\.go:\d+: .*`),
+	regexp.MustCompile(`\S+\.go:\d+: .*`),
+}
+
+// FirstFailed returns the first test that failed, and the one line of its
+// output that says why ("" if it printed none): what a report of many
+// runs shows in one line. ok is false if no test failed.
+func (run *PackageRun) FirstFailed() (test, why string, ok bool) {
+	for _, n := range run.FailOrder {
+		return n, failureLine(run.Tests[n].Output.String()), true
+	}
+	return "", "", false
+}
+
+// CrashLine explains a run that failed without a failing test: a panic,
+// or a timeout outside any test.
+func (run *PackageRun) CrashLine() string {
+	if m := findFailure(run.Output); m != "" {
+		return m
+	}
+	return Shorten(FirstLines(run.Output, 1, ""), 240)
+}
+
+// failureLine is the line of a test's output that says what broke.
+func failureLine(output string) string {
+	if m := findFailure(output); m != "" {
+		return m
+	}
+	for _, line := range strings.Split(output, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "=== ") && !strings.HasPrefix(line, "--- ") {
+			return Shorten(line, 240)
+		}
+	}
+	return ""
+}
+
+// findFailure returns the best failure line in output, or "".
+func findFailure(output string) string {
+	for _, re := range failureLines {
+		if m := re.FindString(output); m != "" {
+			return Shorten(strings.TrimSpace(m), 240)
+		}
+	}
+	return ""
+}
+
+// Shorten cuts s to at most n bytes, marking the cut.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

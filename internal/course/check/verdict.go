@@ -1,4 +1,6 @@
-package drill
+package check
+
+import "strings"
 
 // This file holds the verdicts and the typed reasons behind them: what the
 // graded check concludes about one weakening, in a form callers switch on.
@@ -72,4 +74,32 @@ type Result struct {
 func (r Result) invalid(p Problem, reason string) Result {
 	r.Verdict, r.Problem, r.Reason = Invalid, p, reason
 	return r
+}
+
+// Counts tallies the verdicts of a report.
+type Counts struct{ Caught, Survived, Invalid int }
+
+// Counts returns how many weakenings got each verdict.
+func (rep *Report) Counts() Counts {
+	var c Counts
+	for _, r := range rep.Weakenings {
+		switch r.Verdict {
+		case Caught:
+			c.Caught++
+		case Survived:
+			c.Survived++
+		default:
+			c.Invalid++
+		}
+	}
+	return c
+}
+
+// Detail is what a table row says after the verdict: the failed tests of
+// a caught weakening, the reason of any other.
+func (r Result) Detail() string {
+	if r.Verdict == Caught {
+		return strings.Join(r.FailedTests, ", ")
+	}
+	return r.Reason
 }

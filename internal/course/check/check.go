@@ -1,22 +1,20 @@
-package drill
+package check
 
-// This file is the graded check: the chapters' baselines in one go test
-// run, then every weakening in its own overlay run, in parallel, and the
-// chapter tests that no weakening made fail.
+// This file is the graded check as a whole: the chapters' baselines, then
+// every weakening graded in the Runner's pool, then the chapter tests that
+// no weakening made fail.
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -61,28 +59,31 @@ type Progress struct {
 	OnBaselines func(bs []Baseline, seconds float64)     // once, when the baseline run is done
 	OnShared    func(shared, alone int, seconds float64) // once, when the shared build is done
 	OnResult    func(Result)                             // as each weakening's verdict arrives
+	// Note, if not nil, hears what is worth a line but decides nothing
+	// (the shared build failed and each weakening is built on its own).
+	Note func(string)
 }
 
-// Check grades chapters, read from the catalog of the module at t.Root
-// (found from the working directory if empty). The baselines run
-// first, in one go test run (which also warms the build cache, so a
-// weakening rebuilds only the packages its overlay touches); then every
-// weakening of a chapter whose baseline passed runs the whole chapter
-// package under its overlay, at most t.jobs() at a time. An error means
-// the go command could not be run; everything else is in the Report.
-func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progress) (*Report, error) {
-	start := time.Now()
-	root, err := t.root()
-	if err != nil {
-		return nil, err
+func (p Progress) note(s string) {
+	if p.Note != nil {
+		p.Note(s)
 	}
+}
+
+// Check grades chapters with r. The baselines run first, in one go test
+// run (which also warms the build cache, so a weakening rebuilds only the
+// packages its overlay touches); then every weakening of a chapter whose
+// baseline passed is graded, in r's pool. An error means the go command
+// could not be run or ctx was cancelled; everything else is in the Report.
+func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter, p Progress) (*Report, error) {
+	start := time.Now()
 	rep := &Report{Weakenings: []Result{}, NeverFailing: []ChapterTest{}, Excused: []ChapterTest{}, Baselines: []Baseline{}, Problems: []string{}}
 	if len(chapters) == 0 {
 		rep.OK = true
 		return rep, nil
 	}
 	baselineStart := time.Now()
-	baselines, err := t.baselines(ctx, root, chapters)
+	baselines, err := runBaselines(ctx, r, chapters)
 	if err != nil {
 		return nil, err
 	}
@@ -95,20 +96,15 @@ func (t *Tool) Check(ctx context.Context, chapters []*weakening.Chapter, p Progr
 	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
 	queue := tally.queue(chapters, baselines)
 	sharedStart := time.Now()
-	shared, err := t.buildShared(ctx, root, queue, func(note string) {
-		if t.Stderr != nil {
-			fmt.Fprintf(t.Stderr, "drill check: %s\n", note)
-		}
-	})
+	shared, err := buildShared(ctx, r, queue, p.note)
 	if err != nil {
 		return nil, err
 	}
-	defer shared.Close()
 	rep.Shared, rep.SharedSeconds = len(shared.nums), round(time.Since(sharedStart).Seconds())
 	if p.OnShared != nil {
 		p.OnShared(rep.Shared, len(queue)-rep.Shared, rep.SharedSeconds)
 	}
-	runErr := t.gradeAll(ctx, root, queue, shared, tally.add)
+	runErr := gradeAll(ctx, r, queue, shared, tally.add)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
@@ -172,50 +168,38 @@ func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline) []jo
 	return queue
 }
 
-// gradeAll grades the queued weakenings, at most t.jobs() at a time, and
-// hands each verdict to add. A weakening in the shared build runs its
-// chapter's binary with its switch on; any other is built on its own. A weakening whose go command could not run is
-// an invalid verdict; the errors are joined into the result.
-func (t *Tool) gradeAll(ctx context.Context, root string, queue []job, shared *sharedBuild, add func(Result)) error {
+// gradeAll grades the queued weakenings in r's pool and hands each
+// verdict to add. A weakening in the shared build runs its chapter's
+// binary with its switch on; any other is built on its own. A weakening
+// whose go command could not run is an invalid verdict; the errors are
+// joined into the result.
+func gradeAll(ctx context.Context, r *variant.Runner, queue []job, shared *sharedBuild, add func(Result)) error {
 	var (
 		mu     sync.Mutex
 		runErr error
-		wg     sync.WaitGroup
 	)
-	jobs := make(chan job)
-	for range min(t.jobs(), max(len(queue), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				var r Result
-				var err error
-				if num, bin, ok := shared.switched(j.w); ok {
-					r, err = t.gradeSwitched(ctx, root, j.w, num, bin, j.listed)
-				} else {
-					r, err = t.grade(ctx, root, j.w, j.listed)
-				}
-				if err != nil {
-					mu.Lock()
-					runErr = errors.Join(runErr, err)
-					mu.Unlock()
-					r = Result{Chapter: j.w.Chapter, Name: j.w.Name, FailedTests: []string{}, Tests: j.w.Tests}.invalid(RunFailed, err.Error())
-				}
-				add(r)
-			}
-		}()
-	}
-feed:
-	for _, j := range queue {
-		select {
-		case jobs <- j:
-		case <-ctx.Done():
-			break feed
+	err := r.Each(ctx, len(queue), func(ctx context.Context, i int) error {
+		j := queue[i]
+		var res Result
+		var err error
+		if num, bin, ok := shared.switched(j.w); ok {
+			res, err = gradeSwitched(ctx, r, j.w, num, bin, j.listed)
+		} else {
+			res, err = Grade(ctx, r, j.w, j.listed)
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	return runErr
+		if ctx.Err() != nil {
+			return ctx.Err() // an interrupted run proves nothing
+		}
+		if err != nil {
+			mu.Lock()
+			runErr = errors.Join(runErr, err)
+			mu.Unlock()
+			res = Result{Chapter: j.w.Chapter, Name: j.w.Name, FailedTests: []string{}, Tests: j.w.Tests}.invalid(RunFailed, err.Error())
+		}
+		add(res)
+		return nil
+	})
+	return errors.Join(err, runErr)
 }
 
 // conclude sorts the verdicts by chapter and name and decides OK: every
@@ -255,93 +239,56 @@ func allRunFailed(rs []Result) bool {
 	return true
 }
 
-// baselines runs every chapter's tests without a weakening, and lists
+// runBaselines runs every chapter's tests without a weakening, and lists
 // their top-level tests, in two go commands running side by side.
-func (t *Tool) baselines(ctx context.Context, root string, chapters []*weakening.Chapter) ([]Baseline, error) {
+func runBaselines(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter) ([]Baseline, error) {
 	pkgs := make([]string, len(chapters))
 	for i, ch := range chapters {
 		pkgs[i] = ch.Package()
 	}
-	var runs, lists map[string]*testRun
-	var runErr, listErr error
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); runs, runErr = t.goTest(ctx, root, pkgs, "", nil, nil) }()
-	go func() { defer wg.Done(); lists, listErr = t.goTest(ctx, root, pkgs, "", []string{"-list", "."}, nil) }()
-	wg.Wait()
-	if err := errors.Join(runErr, listErr); err != nil {
+	var runs, lists map[string]*variant.PackageRun
+	err := r.Each(ctx, 2, func(ctx context.Context, i int) error {
+		var err error
+		if i == 0 {
+			runs, err = r.GoTest(ctx, variant.GoTest{Packages: pkgs})
+		} else {
+			lists, err = r.GoTest(ctx, variant.GoTest{Packages: pkgs, Flags: []string{"-list", "."}})
+		}
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	out := make([]Baseline, len(chapters))
 	for i, ch := range chapters {
-		b := Baseline{Chapter: ch.Name, Tests: []string{}}
-		run, ok := runOf(runs, ch.Name)
-		list, listed := runOf(lists, ch.Name)
-		if listed && !list.BuildFailed {
-			b.Tests = list.listed()
-		}
-		switch {
-		case !ok:
-			b.Reason = "the go command reported nothing for " + ch.Package()
-		case run.BuildFailed:
-			b.Reason = "the chapter does not build without any weakening: " + firstLines(run.BuildOutput, 3)
-		case run.TimedOut:
-			b.Reason = "the chapter's tests time out without any weakening"
-		case len(run.failedTopLevel()) > 0:
-			b.Reason = strings.Join(run.failedTopLevel(), ", ") + " failed without any weakening"
-		case run.Action == "fail":
-			b.Reason = "the chapter's tests fail without any weakening: " + firstLines(run.Output, 3)
-		default:
-			b.Passed = true
-			b.Seconds = round(run.Elapsed)
-		}
-		out[i] = b
+		out[i] = baselineOf(ch, runs, lists)
 	}
 	return out, nil
 }
 
-// grade runs the tests w names, in chapter w.Chapter's package under w's
-// overlay, and evaluates the run. The overlay lives in a scratch directory removed
-// afterwards; the working tree is never written.
-func (t *Tool) grade(ctx context.Context, root string, w *weakening.Weakening, listed []string) (Result, error) {
-	r := Result{Chapter: w.Chapter, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}
-	dir, err := os.MkdirTemp("", "drill-"+w.Name+"-")
-	if err != nil {
-		return r, fmt.Errorf("grade %s: %w", w.Name, err)
+// baselineOf reads chapter ch's baseline from the runs and the lists.
+func baselineOf(ch *weakening.Chapter, runs, lists map[string]*variant.PackageRun) Baseline {
+	b := Baseline{Chapter: ch.Name, Tests: []string{}}
+	run, ok := variant.RunOf(runs, ch.Name)
+	if list, listed := variant.RunOf(lists, ch.Name); listed && !list.BuildFailed {
+		b.Tests = list.Listed()
 	}
-	defer os.RemoveAll(dir)
-	ov, err := w.WriteOverlay(root, dir)
-	if err != nil {
-		if p, reason, ok := overlayProblem(w, err); ok {
-			return r.invalid(p, reason), nil
-		}
-		return r, fmt.Errorf("grade %s: %w", w.Name, err)
-	}
-	runs, err := t.goTest(ctx, root, []string{"./" + weakening.ChaptersDir + "/" + w.Chapter + "/"}, ov.JSON, []string{"-run", namedTests(w)}, nil)
-	if err != nil {
-		return r, fmt.Errorf("grade %s: %w", w.Name, err)
-	}
-	run, ok := runOf(runs, w.Chapter)
-	if !ok {
-		return r.invalid(RunFailed, "the go command reported nothing for chapter "+w.Chapter), nil
-	}
-	return evaluate(w, run, listed, ov.Copy), nil
-}
-
-// overlayProblem maps an error from WriteOverlay that is the weakening's
-// fault (its file is gone, its before-text does not match) to a Problem
-// and a reason; ok is false for any other error.
-func overlayProblem(w *weakening.Weakening, err error) (p Problem, reason string, ok bool) {
-	var m *weakening.MatchError
 	switch {
-	case errors.As(err, &m) && errors.Is(err, weakening.ErrBeforeNotFound):
-		return BeforeNotFound, m.Error(), true
-	case errors.As(err, &m):
-		return BeforeAmbiguous, m.Error(), true
-	case errors.Is(err, fs.ErrNotExist):
-		return FileNotFound, "file not found: " + w.File, true
+	case !ok:
+		b.Reason = "the go command reported nothing for " + ch.Package()
+	case run.BuildFailed:
+		b.Reason = "the chapter does not build without any weakening: " + variant.FirstLines(run.BuildOutput, 3, "; ")
+	case run.TimedOut:
+		b.Reason = "the chapter's tests time out without any weakening"
+	case len(run.FailedTopLevel()) > 0:
+		b.Reason = strings.Join(run.FailedTopLevel(), ", ") + " failed without any weakening"
+	case run.Action == "fail":
+		b.Reason = "the chapter's tests fail without any weakening: " + variant.FirstLines(run.Output, 3, "; ")
+	default:
+		b.Passed = true
+		b.Seconds = round(run.Elapsed)
 	}
-	return None, "", false
+	return b
 }
 
 // neverFailing adds the chapter's top-level tests that no weakening made
@@ -377,20 +324,4 @@ func (rep *Report) neverFailing(ch *weakening.Chapter, base Baseline, failed map
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%s/%s/%s excuses %s, which is not a test of the chapter",
 			weakening.ChaptersDir, ch.Name, weakening.Dir+"/"+weakening.ExcuseFile, test))
 	}
-}
-
-// namedTests is the -run pattern for the top-level tests w names. A
-// weakening is graded by the tests it names: the catalog says which test
-// guards against which mistake, and a chapter test no weakening names
-// counts as never failing. Running only those tests leaves the slow
-// scripts out of every weakening that does not name them.
-func namedTests(w *weakening.Weakening) string {
-	var tops []string
-	for _, name := range w.Tests {
-		top, _, _ := strings.Cut(name, "/")
-		if !slices.Contains(tops, top) {
-			tops = append(tops, regexp.QuoteMeta(top))
-		}
-	}
-	return "^(" + strings.Join(tops, "|") + ")$"
 }

@@ -1,4 +1,4 @@
-package schemata
+package variant
 
 import (
 	"strings"

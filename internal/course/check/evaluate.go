@@ -1,7 +1,7 @@
-package drill
+package check
 
-// This file decides a verdict from one go test run of a chapter package
-// under a weakening: the rules of the graded check, in order.
+// This file decides a verdict from one run of a chapter package under a
+// weakening: the rules of the graded check, in order.
 
 import (
 	"fmt"
@@ -9,36 +9,37 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // evaluate grades run, the chapter package's tests under w's overlay.
 // listed holds the chapter's top-level tests, or nil if unknown (try does
-// not list them). copyPath is the weakened copy the build read, named in
-// compiler messages; they are rewritten to name w's target instead.
+// not list them). rename, if not nil, turns the weakened copy the build
+// read back into w's target in compiler messages.
 //
 // The rules, first failure wins: the build succeeds; the tests finish
 // within the timeout; every named test exists, ran and did not skip; every
 // named test failed (else Survived); their output matches w.Expect.
-func evaluate(w *weakening.Weakening, run *testRun, listed []string, copyPath string) Result {
+func evaluate(w *weakening.Weakening, run *variant.PackageRun, listed []string, rename *strings.Replacer) Result {
 	r := Result{
 		Chapter:     w.Chapter,
 		Name:        w.Name,
 		Verdict:     Caught,
-		FailedTests: run.failedTopLevel(),
+		FailedTests: run.FailedTopLevel(),
 		Seconds:     round(run.Seconds),
 		Tests:       w.Tests,
 	}
 	if run.BuildFailed {
 		msg := run.BuildOutput
-		if copyPath != "" {
-			msg = strings.ReplaceAll(msg, copyPath, w.File)
+		if rename != nil {
+			msg = rename.Replace(msg)
 		}
-		return r.invalid(BuildFailed, "build failed: "+firstLines(msg, 3))
+		return r.invalid(BuildFailed, "build failed: "+variant.FirstLines(msg, 3, "; "))
 	}
 	if run.TimedOut {
 		reason := "timeout: the tests did not finish within the -timeout"
-		if running := run.running(); len(running) > 0 {
+		if running := run.Running(); len(running) > 0 {
 			reason += " (still running: " + strings.Join(running, ", ") + ")"
 		}
 		return r.invalid(Timeout, reason)
@@ -72,7 +73,7 @@ func evaluate(w *weakening.Weakening, run *testRun, listed []string, copyPath st
 		re := regexp.MustCompile(w.Expect) // Validate compiled it already
 		var out strings.Builder
 		for _, name := range w.Tests {
-			out.WriteString(run.outputOf(name))
+			out.WriteString(run.OutputOf(name))
 		}
 		if !re.MatchString(out.String()) {
 			return r.invalid(PatternNotMatched, fmt.Sprintf("pattern not matched: the output of %s does not match /%s/",
