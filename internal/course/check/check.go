@@ -23,8 +23,11 @@ import (
 type Report struct {
 	Weakenings   []Result      `json:"weakenings"`
 	NeverFailing []ChapterTest `json:"tests_never_failing"`
-	Excused      []ChapterTest `json:"tests_excused"` // never failing, with a written reason
-	Baselines    []Baseline    `json:"baselines"`
+	// Learner are tests a learner wrote (in LearnerFiles): their work,
+	// which the check leaves out; drill grade grades them.
+	Learner   []ChapterTest `json:"learner_tests,omitempty"`
+	Excused   []ChapterTest `json:"tests_excused"` // never failing, with a written reason
+	Baselines []Baseline    `json:"baselines"`
 	// BaselineSeconds is the wall time of the baseline run (all chapters'
 	// tests in one go test, plus go test -list beside it).
 	BaselineSeconds float64 `json:"baseline_seconds"`
@@ -112,7 +115,11 @@ func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter
 		return nil, fmt.Errorf("check: %w", runErr)
 	}
 	for i, ch := range chapters {
-		rep.neverFailing(ch, baselines[i], tally.failed[ch.Name])
+		learner, err := learnerTests(r.Root, ch.Name)
+		if err != nil {
+			return nil, err
+		}
+		rep.neverFailing(ch, baselines[i], tally.failed[ch.Name], learner)
 	}
 	rep.Seconds = round(time.Since(start).Seconds())
 	rep.conclude()
@@ -296,7 +303,7 @@ func baselineOf(ch *weakening.Chapter, runs, lists map[string]*variant.PackageRu
 // NeverFailing. A chapter whose baseline failed is skipped (its weakenings
 // are all invalid already). An excuse naming no test of the chapter is a
 // problem: the excuse file has drifted from the tests.
-func (rep *Report) neverFailing(ch *weakening.Chapter, base Baseline, failed map[string]bool) {
+func (rep *Report) neverFailing(ch *weakening.Chapter, base Baseline, failed map[string]bool, learner []string) {
 	if ch.ExcuseErr != nil {
 		rep.Problems = append(rep.Problems, ch.ExcuseErr.Error())
 	}
@@ -304,6 +311,10 @@ func (rep *Report) neverFailing(ch *weakening.Chapter, base Baseline, failed map
 		return
 	}
 	for _, test := range base.Tests {
+		if slices.Contains(learner, test) {
+			rep.Learner = append(rep.Learner, ChapterTest{Chapter: ch.Name, Test: test})
+			continue
+		}
 		if failed[test] {
 			continue
 		}

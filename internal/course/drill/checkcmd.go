@@ -19,7 +19,8 @@ import (
 func (t *Tool) check(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
-	jobs := fs.Int("jobs", 0, "run `N` go test commands at once (0, the default: one more than the number of CPUs)")
+	var jobs int
+	jobsFlag.Var(fs, &jobs, "run `N` go test commands at once (0, the default: one more than the number of CPUs)")
 	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+variant.DefaultTimeout.String()+")")
 	names, err := parseArgs(fs, args, "[CHAPTER...] [--json]",
 		"The graded check. For every weakening: the chapter's tests pass without it; with it\n"+
@@ -30,8 +31,8 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *jobs < 0 || *jobs > 256 {
-		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs, %d) up to 256", *jobs, variant.DefaultJobs())
+	if err := jobsFlag.Check(jobs); err != nil {
+		return usagef("%v", err)
 	}
 	if *timeout < 0 {
 		return usagef("--timeout %s: want a positive duration such as 90s or 2m", *timeout)
@@ -56,8 +57,8 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	}
 
 	r := t.runner(root)
-	if *jobs > 0 {
-		r.Jobs = *jobs
+	if jobs > 0 {
+		r.Jobs = jobs
 	}
 	if *timeout > 0 {
 		r.Timeout = *timeout

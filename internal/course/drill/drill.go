@@ -17,10 +17,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"time"
 
+	"github.com/fencelab/fencelab/internal/course/exercise"
 	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
+	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
 // Tool runs drill commands against one module.
@@ -58,20 +61,24 @@ var commands = []struct {
 	name, args, summary string
 	run                 func(t *Tool, ctx context.Context, args []string) error
 }{
+	// The learner's track.
+	{"exercises", "[CHAPTER] [--json]", "every exercise with its kind (fix, test, build) and your status", (*Tool).exercisesCmd},
+	{"start", "NAME", "begin an exercise: its chapter goes red until you are done", (*Tool).start},
+	{"hint", "[NAME]", "the next hint: the property, then the file and function, then the lines", (*Tool).hint},
+	{"verify", "[NAME] [-v]", "grade the current exercise; once done, your solution is saved", (*Tool).verify},
+	{"watch", "[NAME] [-v]", "grade the current exercise again on every save", (*Tool).watch},
+	{"reset", "NAME", "put the shipped code back, keeping your work aside", (*Tool).reset},
+	{"progress", "[--json]", "exercises done, hints used and test scores, per chapter", (*Tool).progress},
+	{"grade", "[NAME...] [--json]", "verify every saved solution again from the shipped code (what CI runs)", (*Tool).grade},
+	// The weakenings: the chapters' mistakes, tried one at a time.
 	{"list", "[CHAPTER]", "chapters, their weakenings, and the tests that guard each", (*Tool).list},
 	{"show", "NAME", "the edit as a diff, the command to run, the failure to expect", (*Tool).show},
 	{"try", "NAME", "run the chapter's tests with the weakening applied (working tree untouched)", (*Tool).try},
 	{"apply", "NAME", "make the edit in the working tree, to see it in your editor", (*Tool).apply},
 	{"restore", "", "undo what apply did, byte for byte", (*Tool).restore},
+	// The course's own checks.
 	{"check", "[CHAPTER...] [--json]", "the graded check: every weakening caught, every test able to fail", (*Tool).check},
 	{"mutate", "[PACKAGE...] [--json] [--survivors]", "mutation testing: the chapters against mistakes nobody chose", (*Tool).mutate},
-	{"exercises", "[CHAPTER] [--json]", "every exercise with its kind (fix, test, build) and your status", (*Tool).exercisesCmd},
-	{"start", "NAME", "begin an exercise: its chapter goes red until you are done", (*Tool).start},
-	{"hint", "[NAME]", "the next hint: the property, then the file and function, then the lines", (*Tool).hint},
-	{"verify", "[NAME] [-v]", "grade the current exercise", (*Tool).verify},
-	{"watch", "[NAME] [-v]", "grade the current exercise again on every save", (*Tool).watch},
-	{"reset", "NAME", "put the shipped code back, keeping your work aside", (*Tool).reset},
-	{"progress", "[--json]", "exercises done, hints used and test scores, per chapter", (*Tool).progress},
 }
 
 // Run runs the subcommand args[0] and returns the exit status.
@@ -97,18 +104,30 @@ func (t *Tool) Run(ctx context.Context, args []string) int {
 		case errors.Is(err, errHelp):
 			return 0
 		case errors.As(err, &u):
-			fmt.Fprintf(t.Stderr, "drill %s: %v\n", c.name, err)
-			return 2
+			return cli.Misuse(t.Stderr, "drill "+c.name, err.Error(), args[1:])
+		case ctx.Err() != nil || errors.Is(err, exercise.ErrInterrupted):
+			fmt.Fprintf(t.Stderr, "drill %s: interrupted\n", c.name)
+			return 1
 		case errors.Is(err, errReported):
 			return 1
 		default:
-			fmt.Fprintf(t.Stderr, "drill %s: %v\n", c.name, err)
+			fmt.Fprintf(t.Stderr, "drill %s: %s\n", c.name, plain(err))
 			return 1
 		}
 	}
-	fmt.Fprintf(t.Stderr, "drill: unknown command %q: want one of %s\n", args[0], commandNames())
-	return 2
+	msg := fmt.Sprintf("unknown command %q: want one of %s", args[0], commandNames())
+	if near := nearest(args[0], commandList()); near != "" {
+		msg = fmt.Sprintf("unknown command %q (did you mean %s?): want one of %s", args[0], near, commandNames())
+	}
+	return cli.Misuse(t.Stderr, "drill", msg, args)
 }
+
+// origin is the prefix a package's sentinel errors carry ("exercise: ");
+// a learner reads drill's messages without them.
+var origin = regexp.MustCompile(`(^|: )(drill|exercise|weakening|variant|check|mutate): `)
+
+// plain returns err's message without the packages' prefixes.
+func plain(err error) string { return origin.ReplaceAllString(err.Error(), "$1") }
 
 // errReported is returned by a command that has already said why it
 // failed; Run only sets the exit status.
@@ -142,7 +161,31 @@ func lookup(cat *weakening.Catalog, name string) (*weakening.Weakening, error) {
 	if b, ok := cat.LookupBroken(name); ok {
 		return nil, fmt.Errorf("%s cannot be used: %w", name, b.Err)
 	}
+	if _, ok := exerciseNames(cat)[name]; ok {
+		return nil, usagef("%q is an exercise, not a weakening: begin it with 'go run ./tools/drill start %s' (weakenings: go run ./tools/drill list)", name, name)
+	}
+	var names []string
+	for _, ch := range cat.Chapters {
+		for _, w := range ch.Weakenings {
+			names = append(names, w.Name)
+		}
+	}
+	if near := nearest(name, names); near != "" {
+		return nil, usagef("unknown weakening %q (did you mean %s?): run 'go run ./tools/drill list' for the names", name, near)
+	}
 	return nil, usagef("unknown weakening %q: run 'go run ./tools/drill list' for the names", name)
+}
+
+// exerciseNames returns the names of cat's exercises, or none if they
+// cannot be read: it only improves a misuse message.
+func exerciseNames(cat *weakening.Catalog) map[string]bool {
+	out := map[string]bool{}
+	if set, err := exercise.Load(cat); err == nil {
+		for _, e := range set.Exercises {
+			out[e.Name] = true
+		}
+	}
+	return out
 }
 
 // named loads the catalog and returns the module root and the one

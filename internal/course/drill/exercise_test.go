@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,7 +18,6 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
-	"gotest.tools/v3/fs"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
 )
@@ -65,9 +66,12 @@ func TestExercisesListsEveryExerciseWithItsKindAndStatus(t *testing.T) {
 	var got []exerciseEntry
 	assert.NilError(t, json.Unmarshal([]byte(stdout), &got))
 	assert.DeepEqual(t, got, []exerciseEntry{
-		{Name: "fix-ceiling", Chapter: "ch03_green", Kind: exercise.Fix, Status: exercise.Todo},
-		{Name: "test-ceiling", Chapter: "ch03_green", Kind: exercise.Test, Status: exercise.Todo},
-		{Name: "build-add", Chapter: "ch03_green", Kind: exercise.Build, Status: exercise.Todo},
+		{Name: "fix-ceiling", Chapter: "ch03_green", Kind: exercise.Fix, Status: exercise.Todo,
+			Summary: "Find why the counter passes its ceiling, and repair it.", Files: []string{target}},
+		{Name: "test-ceiling", Chapter: "ch03_green", Kind: exercise.Test, Status: exercise.Todo,
+			Summary: "Write the test that proves the ceiling holds.", Files: []string{greenTests, learner}},
+		{Name: "build-add", Chapter: "ch03_green", Kind: exercise.Build, Status: exercise.Todo,
+			Summary: "Write Add again: count one more, up to the ceiling.", Files: []string{target}},
 	})
 
 	code, stdout, _ = runTool(t, fixtureRoot(t), "exercises", "ch03")
@@ -87,6 +91,8 @@ func TestFixExerciseStartsRedHintsAndIsDoneOnceRepaired(t *testing.T) {
 	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
 	assert.Check(t, cmp.Len(strings.Split(strings.TrimSpace(stdout), "\n"), 3), "start says what to do in three lines:\n%s", stdout)
 	assert.Check(t, cmp.Contains(readTarget(t, root), "if false {"), "start must hide the fault in the working tree")
+	assert.Check(t, cmp.Equal(gitOutput(t, root, "diff"), ""), "git diff must not show the hidden fault")
+	assert.Check(t, cmp.Equal(gitOutput(t, root, "status", "--porcelain"), ""), "git status must not name the file holding the hidden fault")
 
 	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 1), "verify while the fault is there must fail")
@@ -97,8 +103,8 @@ func TestFixExerciseStartsRedHintsAndIsDoneOnceRepaired(t *testing.T) {
 	hints := []string{
 		"Hint 1 of 3 for fix-ceiling:\nThe property at stake: Add refuses to count past the ceiling.\n",
 		"Hint 2 of 3 for fix-ceiling:\nThe fault is in internal/counter/counter.go, in Counter.Add.\n",
-		"Hint 3 of 3 for fix-ceiling:\nLook at lines 20-20 of internal/counter/counter.go:\n   20      if false {\n",
-		"Hint 3 of 3 for fix-ceiling:\nLook at lines 20-20 of internal/counter/counter.go:\n   20      if false {\n",
+		"Hint 3 of 3 for fix-ceiling:\nLook at line 20 of internal/counter/counter.go:\n   20      if false {\n",
+		"Hint 3 of 3 for fix-ceiling:\nLook at line 20 of internal/counter/counter.go:\n   20      if false {\n",
 	}
 	for i, want := range hints {
 		code, stdout, stderr := runTool(t, root, "hint")
@@ -110,17 +116,21 @@ func TestFixExerciseStartsRedHintsAndIsDoneOnceRepaired(t *testing.T) {
 	code, stdout, stderr = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 0), "verify after the repair: %s%s", stdout, stderr)
 	assert.Check(t, cmp.Contains(stdout, "fix-ceiling: done: the ch03_green tests pass"))
+	assert.Check(t, cmp.Contains(stdout, "Your solution is saved in chapters/ch03_green/solutions/fix-ceiling.txtar"))
 	assert.Check(t, cmp.Contains(stdout, "Next: go run ./tools/drill start test-ceiling"))
 	p := progressOf(t, root)
 	assert.Check(t, cmp.Equal(p.Done, 1))
 	assert.Check(t, cmp.Equal(p.Hints, 3), "the hints used are recorded")
+	assert.Check(t, cmp.Equal(gitOutput(t, root, "status", "--porcelain"), "?? chapters/ch03_green/solutions/\n"),
+		"once done, the solution is the one thing to commit")
 
 	code, stdout, stderr = runTool(t, root, "reset", "fix-ceiling")
 	assert.Check(t, cmp.Equal(code, 0), "reset: %s", stderr)
-	assert.Check(t, cmp.Equal(stdout, "reset fix-ceiling: the files it changed are as shipped again\n"), "nothing to keep aside after a repair that matches the shipped code")
-	assert.Check(t, cmp.Equal(progressOf(t, root).Done, 1), "reset keeps the record of an exercise done")
+	assert.Check(t, cmp.Equal(stdout, "reset fix-ceiling: internal/counter/counter.go is as shipped\n"), "nothing to keep aside once done")
+	assert.Check(t, cmp.Equal(progressOf(t, root).Done, 1), "reset keeps a saved solution")
 	withoutState(t, root)
-	assert.Assert(t, fs.Equal(root, shipped), "start, repair, verify and reset must leave the shipped tree byte for byte")
+	assert.NilError(t, os.RemoveAll(filepath.Join(root, "chapters", "ch03_green", "solutions")))
+	assert.Assert(t, cmp.DeepEqual(snapshot(t, root), shipped), "start, repair and verify must leave the shipped tree byte for byte, the solution aside")
 }
 
 func TestFixExerciseRefusesARepairThatHidesAWeakening(t *testing.T) {
@@ -145,11 +155,10 @@ func TestFixExerciseRefusesARepairThatHidesAWeakening(t *testing.T) {
 	code, stdout, _ = runTool(t, root, "verify", "-v")
 	assert.Check(t, cmp.Equal(code, 0), "a different correct repair counts:\n%s", stdout)
 	assert.Check(t, cmp.Contains(stdout, "note: weakening ceiling-ignored does not apply to your code"))
-
-	code, stdout, _ = runTool(t, root, "reset", "fix-ceiling")
-	assert.Check(t, cmp.Equal(code, 0))
-	aside := strings.TrimPrefix(strings.Split(stdout, "\n")[0], "kept your work aside: ")
-	assert.Check(t, cmp.Equal(readFile(t, root, aside), other), "reset must keep the learner's repair aside, in the file it names")
+	sol := readFile(t, root, "chapters/ch03_green/solutions/fix-ceiling.txtar")
+	assert.Check(t, cmp.Contains(sol, "-- diff internal/counter/counter.go --\n"), "the solution is saved as a diff against the shipped code")
+	assert.Check(t, cmp.Contains(sol, "+\tif c.ceiling <= c.n {\n"), "the diff holds the learner's own words")
+	assert.Check(t, !strings.Contains(readTarget(t, root), "c.ceiling <= c.n"), "once saved, the shipped code is back, so the next exercise can start")
 }
 
 func TestTestExerciseGradesTheLearnersTestAgainstWheatAndChaffs(t *testing.T) {
@@ -173,7 +182,7 @@ func TestTestExerciseGradesTheLearnersTestAgainstWheatAndChaffs(t *testing.T) {
 	hints := []string{
 		"The property at stake: Add at the ceiling returns ErrFull and does not count.",
 		"The property is decided by Counter.Add in internal/counter/counter.go",
-		"The decision is made at lines 20-20 of internal/counter/counter.go",
+		"The decision is made at line 20 of internal/counter/counter.go",
 	}
 	for i, want := range hints {
 		_, stdout, _ := runTool(t, root, "hint", "test-ceiling")
@@ -184,7 +193,7 @@ func TestTestExerciseGradesTheLearnersTestAgainstWheatAndChaffs(t *testing.T) {
 	writeFile(t, root, learner, e.Weak)
 	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 1))
-	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: your tests pass on the shipped mechanism but catch 0 of 2 chaffs (0%)"))
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: not done: your tests pass on the shipped mechanism but catch 0 of 2 broken copies (0%)"))
 	assert.Check(t, cmp.Contains(stdout, "  - Add refuses at the ceiling\n  - the ceiling itself is refused, not only what lies past it\n"),
 		"each missed chaff is named by the property it breaks:\n%s", stdout)
 	assert.Check(t, !strings.Contains(stdout, "if false"), "a missed chaff is never shown as its diff")
@@ -209,7 +218,7 @@ func TestLearnerCeiling(t *testing.T) {
 `)
 	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 1))
-	assert.Check(t, cmp.Contains(stdout, "catch 1 of 2 chaffs (50%)"), stdout)
+	assert.Check(t, cmp.Contains(stdout, "catch 1 of 2 broken copies (50%)"), stdout)
 	assert.Check(t, cmp.Equal(progressOf(t, root).Chapters[0].Tests[0], exercise.TestScore{Name: "test-ceiling", Caught: 1, Chaffs: 2, Percent: 50}))
 
 	writeFile(t, root, learner, referenceOf(t, shippedTests))
@@ -220,14 +229,17 @@ func TestLearnerCeiling(t *testing.T) {
 	writeFile(t, root, learner, strings.ReplaceAll(referenceOf(t, shippedTests), "TestCeilingHolds", "TestMyCeilingHolds"))
 	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 0), "the chapter's own test is a full score:\n%s", stdout)
-	assert.Check(t, cmp.Contains(stdout, "test-ceiling: done: your tests pass on the shipped mechanism and catch all 2 chaffs."))
+	assert.Check(t, cmp.Contains(stdout, "test-ceiling: done: your tests pass on the shipped mechanism and catch all 2 broken copies."))
 	assert.Check(t, cmp.Equal(readFile(t, root, greenTests), shippedTests), "once done, the withheld test goes back to the chapter")
+	_, err := os.Stat(filepath.Join(root, learner))
+	assert.Check(t, os.IsNotExist(err), "once done, the learner's test file moves into the solution")
+	assert.Check(t, cmp.Contains(readFile(t, root, "chapters/ch03_green/solutions/test-ceiling.txtar"), "func TestMyCeilingHolds("))
 
-	code, stdout, _ = runTool(t, root, "reset", "test-ceiling")
-	assert.Check(t, cmp.Equal(code, 0))
-	assert.Check(t, cmp.Contains(stdout, "kept your work aside: .drill/aside/test-ceiling-"))
+	code, _, _ = runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 0), "a finished test exercise never fails the course's check")
 	withoutState(t, root)
-	assert.Assert(t, fs.Equal(root, shipped), "reset must leave the shipped tree byte for byte")
+	assert.NilError(t, os.RemoveAll(filepath.Join(root, "chapters", "ch03_green", "solutions")))
+	assert.Assert(t, cmp.DeepEqual(snapshot(t, root), shipped), "a done test exercise leaves the shipped tree byte for byte, the solution aside")
 }
 
 // referenceOf turns the fixture chapter's test file into a learner file
@@ -272,7 +284,7 @@ func TestBuildExerciseStubsTheFunctionAndIsDoneOnceWritten(t *testing.T) {
 	_, stdout3, _ := runTool(t, root, "hint")
 	assert.Check(t, cmp.Contains(stdout, "The property at stake: Add counts one more"))
 	assert.Check(t, cmp.Contains(stdout2, "Write the body of Counter.Add in internal/counter/counter.go."))
-	assert.Check(t, cmp.Contains(stdout3, `Lines 6-9 of chapters/ch03_green/README.md ("The ceiling") say what it must do.`))
+	assert.Check(t, cmp.Contains(stdout3, `The section "The ceiling" of chapters/ch03_green/README.md (lines 6-9) says what it must do.`))
 
 	noCeiling := strings.Replace(stub, "\treturn errors.New(\"counter: Add is yours to write (exercise build-add)\")\n", "\tc.n++\n\treturn nil\n", 1)
 	writeFile(t, root, target, noCeiling)
@@ -284,30 +296,78 @@ func TestBuildExerciseStubsTheFunctionAndIsDoneOnceWritten(t *testing.T) {
 	code, stdout, _ = runTool(t, root, "verify")
 	assert.Check(t, cmp.Equal(code, 0), "the shipped body is done:\n%s", stdout)
 
-	code, _, _ = runTool(t, root, "reset", "build-add")
-	assert.Check(t, cmp.Equal(code, 0))
 	withoutState(t, root)
-	assert.Assert(t, fs.Equal(root, shipped), "reset must leave the shipped tree byte for byte")
+	assert.NilError(t, os.RemoveAll(filepath.Join(root, "chapters", "ch03_green", "solutions")))
+	assert.Assert(t, cmp.DeepEqual(snapshot(t, root), shipped), "a done build leaves the shipped tree byte for byte, the solution aside")
 }
 
-func TestStartRefusesUncommittedChangesAndASecondExercise(t *testing.T) {
+func TestStartRefusesFilesNotAsShippedAndASecondExercise(t *testing.T) {
 	t.Parallel()
 	root := committedFixture(t)
 	before := readTarget(t, root)
-	writeFile(t, root, target, before+"\n// the learner's note\n")
+	mine := before + "\n// the learner's note\n"
+	writeFile(t, root, target, mine)
 	code, _, stderr := runTool(t, root, "start", "build-add")
 	assert.Check(t, cmp.Equal(code, 1))
-	assert.Check(t, cmp.Contains(stderr, "drill start: drill: file has uncommitted changes: M internal/counter/counter.go"))
-	writeFile(t, root, target, before)
+	assert.Check(t, cmp.Equal(stderr, "drill start: build-add cannot start: internal/counter/counter.go differs from the shipped code; "+
+		"'go run ./tools/drill reset build-add' puts it back as shipped and keeps your version aside\n"))
+	git(t, root, "commit", "-q", "-am", "the learner commits an edit of the mechanism")
+	code, _, _ = runTool(t, root, "start", "build-add")
+	assert.Check(t, cmp.Equal(code, 1), "shipped is what the course shipped, not what HEAD holds")
+
+	code, stdout, _ := runTool(t, root, "reset", "build-add")
+	assert.Assert(t, cmp.Equal(code, 0))
+	aside := strings.TrimPrefix(strings.Split(stdout, "\n")[0], "kept your work aside: ")
+	assert.Check(t, cmp.Equal(readFile(t, root, aside), mine), "reset keeps the learner's version aside, in the file it names")
+	assert.Check(t, cmp.Equal(readTarget(t, root), before), "reset takes the shipped bytes back from git's history")
 
 	code, _, stderr = runTool(t, root, "start", "build-add")
 	assert.Assert(t, cmp.Equal(code, 0), "start: %s", stderr)
 	code, _, stderr = runTool(t, root, "start", "test-ceiling")
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Contains(stderr, "another exercise is started: build-add"))
+	assert.Check(t, !strings.Contains(stderr, "exercise: "), "messages name no package: %s", stderr)
 	code, _, stderr = runTool(t, root, "check")
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Contains(stderr, "exercise build-add is started"))
+}
+
+// TestResetNeedsNoState loses drill's state in the middle of an exercise:
+// reset still puts the shipped code back, keeps the learner's half-work
+// aside, and every reset keeps its copies apart.
+func TestResetNeedsNoState(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	before := readTarget(t, root)
+	var kept []string
+	for i := range 3 {
+		code, _, stderr := runTool(t, root, "start", "build-add")
+		assert.Assert(t, cmp.Equal(code, 0), "start %d: %s", i, stderr)
+		half := strings.Replace(readTarget(t, root), "yours to write", fmt.Sprintf("half-work %d", i), 1)
+		writeFile(t, root, target, half)
+		if i == 1 {
+			withoutState(t, root) // .drill/ deleted mid-exercise
+		}
+		code, stdout, stderr := runTool(t, root, "reset", "build-add")
+		assert.Assert(t, cmp.Equal(code, 0), "reset %d: %s", i, stderr)
+		aside := strings.TrimPrefix(strings.Split(stdout, "\n")[0], "kept your work aside: ")
+		assert.Check(t, cmp.Equal(readFile(t, root, aside), half), "reset %d keeps the half-work in the file it names", i)
+		kept = append(kept, aside)
+		assert.Check(t, cmp.Equal(readTarget(t, root), before), "reset %d puts the shipped code back", i)
+		assert.Check(t, cmp.Equal(gitOutput(t, root, "ls-files", "-v", target), "H "+target+"\n"), "reset %d shows the file to git again", i)
+	}
+	assert.Check(t, kept[0] != kept[1] && kept[1] != kept[2], "resets in the same second keep their copies apart: %v", kept)
+}
+
+// gitOutput runs git in dir and returns what it printed.
+func gitOutput(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	assert.NilError(t, err, "git %s", strings.Join(args, " "))
+	return string(out)
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.

@@ -19,15 +19,19 @@ type exerciseEntry struct {
 	Chapter string          `json:"chapter"`
 	Kind    exercise.Kind   `json:"kind"`
 	Status  exercise.Status `json:"status"`
+	Summary string          `json:"summary"`
+	Files   []string        `json:"files"` // the repository paths it touches
 }
 
 // exercisesCmd runs `drill exercises [CHAPTER] [--json]`.
 func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 	fs := flag.NewFlagSet("exercises", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, `print [{"name", "chapter", "kind", "status"}] instead of a table`)
+	asJSON := fs.Bool("json", false, `print [{"name", "chapter", "kind", "status", "summary", "files"}] instead of a table`)
 	names, err := parseArgs(fs, args, "[CHAPTER] [--json]",
 		"Lists the exercises, chapter by chapter, with their kind (fix, test, build) and your\n"+
-			"status (todo, started, done).", t.Stderr)
+			"status: todo; started; done (your solution is saved and verified here); saved (your\n"+
+			"solution is saved but not verified in this checkout: go run ./tools/drill grade);\n"+
+			"edited (not started, yet a file it touches differs from the shipped code: reset it).", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -42,14 +46,19 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	prog, err := exercise.LoadProgress(set.Root)
+	status, err := exercise.Statuses(set)
 	if err != nil {
 		return err
 	}
 	entries := []exerciseEntry{}
 	for _, ch := range chapters {
 		for _, e := range set.InChapter(ch.Name) {
-			entries = append(entries, exerciseEntry{Name: e.Name, Chapter: e.Chapter, Kind: e.Kind, Status: prog.Status(e.Name)})
+			files, err := set.Files(e)
+			if err != nil {
+				return err
+			}
+			entries = append(entries, exerciseEntry{Name: e.Name, Chapter: e.Chapter, Kind: e.Kind, Status: status[e.Name],
+				Summary: e.Summary, Files: files})
 		}
 	}
 	if *asJSON {
@@ -62,8 +71,7 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 			chapter = en.Chapter
 			fmt.Fprintf(tw, "%s\n", chapter)
 		}
-		e, _ := set.Lookup(en.Name)
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", en.Name, en.Kind, en.Status, e.Summary)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", en.Name, en.Kind, en.Status, en.Summary)
 		if en.Status == exercise.Done {
 			done++
 		}
@@ -118,7 +126,23 @@ func (t *Tool) exerciseNamed(cmd string, args []string, optional bool) (*exercis
 	if b, ok := set.LookupBroken(name); ok {
 		return nil, nil, fmt.Errorf("%s cannot be used: %w", name, b.Err)
 	}
-	return nil, nil, usagef("unknown exercise %q: run 'go run ./tools/drill exercises' for the names", name)
+	return nil, nil, t.unknownExercise(set, name)
+}
+
+// unknownExercise is the misuse of naming no exercise: it says what was
+// probably meant, a weakening's name included.
+func (t *Tool) unknownExercise(set *exercise.Set, name string) error {
+	if w, ok := set.Catalog.Lookup(name); ok {
+		return usagef("%q is a weakening of %s, not an exercise: try it with 'go run ./tools/drill try %s' (exercises: go run ./tools/drill exercises)", name, w.Chapter, name)
+	}
+	var names []string
+	for _, e := range set.Exercises {
+		names = append(names, e.Name)
+	}
+	if near := nearest(name, names); near != "" {
+		return usagef("unknown exercise %q (did you mean %s?): run 'go run ./tools/drill exercises' for the names", name, near)
+	}
+	return usagef("unknown exercise %q: run 'go run ./tools/drill exercises' for the names", name)
 }
 
 // startedExercise returns the exercise that is started and not done, if

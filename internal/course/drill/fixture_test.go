@@ -5,6 +5,7 @@ package drill
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"gotest.tools/v3/fs"
+	"github.com/fencelab/fencelab/internal/course/exercise"
 )
 
 // fixtureRoot is the fixture module's root.
@@ -48,44 +49,40 @@ func runTool(t testing.TB, root string, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
-// snapshot records the tree under root as it is now, every file's bytes
-// and mode and every folder's mode, for one later fs.Equal. (A manifest
-// from fs.ManifestFromDir keeps each file open and reads it only when it
-// is compared, so it would compare the tree with itself.)
-func snapshot(t testing.TB, root string) fs.Manifest {
+// snapshot records the tree under root as it is now: every file's mode
+// and digest, and every folder's mode, by path, .git aside (git's own
+// bookkeeping, which drill's skip-worktree marks touch). Compare two with
+// assert.DeepEqual: a difference names the path.
+func snapshot(t testing.TB, root string) map[string]string {
 	t.Helper()
-	info, err := os.Stat(root)
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			out[rel+"/"] = info.Mode().String()
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = info.Mode().String() + " " + exercise.Digest(data)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fs.Expected(t, append(snapshotOps(t, root), fs.WithMode(info.Mode()))...)
-}
-
-// snapshotOps returns the fs.PathOps that recreate what dir holds.
-func snapshotOps(t testing.TB, dir string) []fs.PathOp {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ops []fs.PathOp
-	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
-		info, err := e.Info()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.IsDir() {
-			ops = append(ops, fs.WithDir(e.Name(), append(snapshotOps(t, path), fs.WithMode(info.Mode()))...))
-			continue
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ops = append(ops, fs.WithFile(e.Name(), string(data), fs.WithMode(info.Mode())))
-	}
-	return ops
+	return out
 }
 
 // copyFixture copies the fixture module into a fresh temporary directory

@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/fencelab/fencelab/internal/course/mutate"
-	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]`.
@@ -23,7 +22,8 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	survivors := fs.Bool("survivors", false, "list only the mutants that survived (JSON: only those in mutants)")
 	verbose := fs.Bool("v", false, "print every mutant's verdict as it comes, not only the survivors")
-	jobs := fs.Int("jobs", 0, "run `N` test processes at once (0, the default: one more than the number of CPUs)")
+	var jobs int
+	jobsFlag.Var(fs, &jobs, "run `N` test processes at once (0, the default: one more than the number of CPUs)")
 	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N]",
 		"Mutation testing. Generates mutants of the mechanism packages (internal/<concept>) from\n"+
 			"their Go and their SQL, runs the chapter tests that use each package against every mutant,\n"+
@@ -38,8 +38,8 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *jobs < 0 || *jobs > 256 {
-		return usagef("--jobs %d is out of range: want 0 (one more than the number of CPUs: %d) up to 256", *jobs, variant.DefaultJobs())
+	if err := jobsFlag.Check(jobs); err != nil {
+		return usagef("%v", err)
 	}
 	root, err := t.root()
 	if err != nil {
@@ -54,8 +54,8 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		return err
 	}
 	r := t.runner(root)
-	if *jobs > 0 {
-		r.Jobs = *jobs
+	if jobs > 0 {
+		r.Jobs = jobs
 	}
 	defer r.Close()
 	cfg := mutate.Config{Runner: r, Packages: pkgs}

@@ -21,8 +21,9 @@ func (t *Tool) progress(_ context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document instead of a table")
 	names, err := parseArgs(fs, args, "[--json]",
 		"Shows your progress per chapter: exercises done, hints used, and the last score of each\n"+
-			"test exercise. It reads .drill/progress.json; commit that file (git add -f) for your\n"+
-			"fork's CI to show it. With GITHUB_STEP_SUMMARY set, the table is appended there too.", t.Stderr)
+			"test exercise. Done counts only solutions saved under chapters/*/solutions/ and verified\n"+
+			"in this checkout (by verify, or by 'go run ./tools/drill grade', which is what your\n"+
+			"fork's CI runs). With GITHUB_STEP_SUMMARY set, the table is appended there too.", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -37,7 +38,11 @@ func (t *Tool) progress(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	s := exercise.Summarize(set, prog)
+	status, err := exercise.Statuses(set)
+	if err != nil {
+		return err
+	}
+	s := exercise.Summarize(set, prog, status)
 	if *asJSON {
 		err = writeJSON(t.Stdout, s)
 	} else {

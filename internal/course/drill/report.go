@@ -52,6 +52,12 @@ func writeTable(w io.Writer, rep *check.Report) {
 			fmt.Fprintf(w, "  %s  %s\n", ct.Chapter, ct.Test)
 		}
 	}
+	if len(rep.Learner) > 0 {
+		fmt.Fprintf(w, "\nYour own tests (learner_*_test.go), left out of the check; drill grade grades them:\n")
+		for _, ct := range rep.Learner {
+			fmt.Fprintf(w, "  %s  %s\n", ct.Chapter, ct.Test)
+		}
+	}
 	if len(rep.Excused) > 0 {
 		fmt.Fprintf(w, "\nExcused from failing (weakenings/never-failing.txt):\n")
 		for _, ct := range rep.Excused {

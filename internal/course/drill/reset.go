@@ -1,23 +1,26 @@
 package drill
 
-// This file is `drill reset`: an exercise's changes undone, byte for byte,
-// with the learner's work kept aside in files it names.
+// This file is `drill reset`: the files an exercise touches put back as
+// shipped, byte for byte, with the learner's work kept aside in files it
+// names. It needs no record of the start: .drill/ may be gone.
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
 )
 
 // reset runs `drill reset NAME`.
-func (t *Tool) reset(_ context.Context, args []string) error {
+func (t *Tool) reset(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("reset", flag.ContinueOnError)
 	args, err := parseArgs(fs, args, "NAME",
-		"Puts back every file 'drill start NAME' changed, byte for byte as shipped, and marks the\n"+
-			"exercise todo. What you wrote in those files is kept aside first, in .drill/aside/,\n"+
-			"and reset names each copy.", t.Stderr)
+		"Puts every file the exercise touches back as shipped, byte for byte, removes its test file\n"+
+			"(test exercises), and forgets its start. What you wrote in those files is kept aside\n"+
+			"first, in a new folder under .drill/aside/, and reset names each copy. A saved solution\n"+
+			"is never touched. Works even if .drill/ is gone.", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -25,13 +28,21 @@ func (t *Tool) reset(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	aside, err := exercise.Reset(set, e)
+	aside, err := exercise.Reset(ctx, set, e)
 	for _, a := range aside {
 		fmt.Fprintf(t.Stdout, "kept your work aside: %s\n", a)
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(t.Stdout, "reset %s: the files it changed are as shipped again\n", e.Name)
+	files, err := set.ShippedFiles(e)
+	if err != nil {
+		return err
+	}
+	verb := "are"
+	if len(files) == 1 {
+		verb = "is"
+	}
+	fmt.Fprintf(t.Stdout, "reset %s: %s %s as shipped\n", e.Name, strings.Join(files, " and "), verb)
 	return nil
 }

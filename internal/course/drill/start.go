@@ -8,7 +8,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
 )
@@ -19,8 +18,10 @@ func (t *Tool) start(ctx context.Context, args []string) error {
 	args, err := parseArgs(fs, args, "NAME",
 		"Begins an exercise: hides a fault (fix), withholds the chapter's tests for a property and\n"+
 			"creates your test file (test), or replaces a function with a stub (build). The chapter\n"+
-			"goes red until you are done. Refuses files with uncommitted changes (git tells which);\n"+
-			"'go run ./tools/drill reset NAME' puts everything back.", t.Stderr)
+			"goes red until you are done. The files it touches must be as shipped; it names any that\n"+
+			"are not, and 'go run ./tools/drill reset NAME' puts them back (keeping yours aside).\n"+
+			"git diff and git status do not show the started exercise's files until it is done or\n"+
+			"reset (drill marks them skip-worktree in git's index).", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -33,22 +34,15 @@ func (t *Tool) start(ctx context.Context, args []string) error {
 	} else if ok {
 		return fmt.Errorf("%s is applied to %s (drill apply); run 'go run ./tools/drill restore' first, so the exercise starts from the shipped code", a.Name, a.File)
 	}
-	guard := func(files []string) error {
-		s, err := gitStatus(ctx, set.Root, files)
-		if err != nil {
-			return fmt.Errorf("%w, and %s; start changes files and reset must be able to put them back",
-				ErrNoGit, gitProblem(err))
-		}
-		if s != "" {
-			return fmt.Errorf("%w: %s; commit or undo your changes first, so reset cannot lose them",
-				ErrUncommitted, strings.ReplaceAll(s, "\n", ", "))
-		}
-		return nil
-	}
-	w, err := exercise.Start(ctx, set, e, guard)
+	w, err := exercise.Start(ctx, set, e)
+	var ns *exercise.NotShippedError
 	switch {
+	case errors.As(err, &ns):
+		return fmt.Errorf("%s cannot start: %v; 'go run ./tools/drill reset %s' puts it back as shipped and keeps your version aside", e.Name, ns, e.Name)
 	case errors.Is(err, exercise.ErrNotReset):
 		return fmt.Errorf("%s was started before; 'go run ./tools/drill reset %s' keeps your work aside and puts the shipped code back, then start it again", e.Name, e.Name)
+	case errors.Is(err, exercise.ErrLearnerFileExists):
+		return fmt.Errorf("%s cannot start: %s holds earlier work; 'go run ./tools/drill reset %s' keeps it aside", e.Name, e.LearnerFile(), e.Name)
 	case err != nil:
 		return err
 	}
@@ -67,8 +61,7 @@ func (t *Tool) startedLines(e *exercise.Exercise, w *exercise.Work) {
 		fmt.Fprintf(out, "Find it and repair it from what the failures say: %s\n", test)
 		fmt.Fprintf(out, "Then grade it: %s\n", grade)
 	case exercise.Test:
-		learner := w.Edits[len(w.Edits)-1].File
-		fmt.Fprintf(out, "Started %s: the chapter's tests of this property are withheld; write yours in %s\n", e.Name, learner)
+		fmt.Fprintf(out, "Started %s: the chapter's tests of this property are withheld; write yours in %s\n", e.Name, e.LearnerFile())
 		fmt.Fprintf(out, "The property: %s\n", e.Property)
 		fmt.Fprintf(out, "Grade your tests against the shipped code and %d broken copies: %s\n", len(w.Chaffs), grade)
 	case exercise.Build:

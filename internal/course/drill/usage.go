@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
 // usageError is misuse of the command line; Run prints it as one line and
@@ -41,12 +43,15 @@ func (t *Tool) usage(w io.Writer) {
 }
 
 // commandNames lists the subcommands for the one-line misuse message.
-func commandNames() string {
+func commandNames() string { return strings.Join(commandList(), ", ") }
+
+// commandList lists the subcommands.
+func commandList() []string {
 	names := make([]string, len(commands))
 	for i, c := range commands {
 		names[i] = c.name
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // parseArgs parses fs's flags from args, which may come before, between or
@@ -101,3 +106,8 @@ func allowedFlags(fs *flag.FlagSet) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// jobsFlag is --jobs of check and mutate: plain decimal, as every number
+// the runner reads (see cli.IntFlag); 0 leaves the choice to the runner
+// of variants.
+var jobsFlag = cli.IntFlag{Name: "jobs", Min: 0, Max: 256}

@@ -76,15 +76,17 @@ func (t *Tool) writeVerdict(w io.Writer, set *exercise.Set, v *exercise.Verdict,
 	}
 	switch {
 	case v.Score != nil:
-		fmt.Fprintf(w, "%s: done: your tests pass on the shipped mechanism and catch all %d chaffs.\n", e.Name, v.Score.Chaffs)
+		fmt.Fprintf(w, "%s: done: your tests pass on the shipped mechanism and catch all %d broken copies.\n", e.Name, v.Score.Chaffs)
 	default:
 		fmt.Fprintf(w, "%s: done: the %s tests pass, and still catch every weakening of what you changed.\n", e.Name, e.Chapter)
 	}
-	prog, err := exercise.LoadProgress(set.Root)
+	fmt.Fprintf(w, "Your solution is saved in %s, and the files it touched are as shipped again.\n", v.Saved)
+	fmt.Fprintf(w, "Commit it: git add %s && git commit -m %q\n", v.Saved, "drill: "+e.Name)
+	status, err := exercise.Statuses(set)
 	if err != nil {
 		return
 	}
-	if next, ok := exercise.Next(set, prog, e); ok {
+	if next, ok := exercise.Next(set, status, e); ok {
 		fmt.Fprintf(w, "Next: go run ./tools/drill start %s (%s, %s)\n", next.Name, next.Kind, next.Chapter)
 	} else {
 		fmt.Fprintf(w, "Every exercise is done. go run ./tools/drill progress shows the record.\n")

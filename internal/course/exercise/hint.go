@@ -68,7 +68,7 @@ func hintText(root string, e *Exercise, w *Work, level int) (string, error) {
 			return fmt.Sprintf("The fault is in %s, in %s.", w.Where.File, w.Where.Func), nil
 		}
 		return linesHint(root, w.Where.File, w.Where.First, w.Where.Last,
-			fmt.Sprintf("Look at lines %d-%d of %s:", w.Where.First, w.Where.Last, w.Where.File))
+			fmt.Sprintf("Look at %s of %s:", lineRange(w.Where.First, w.Where.Last), w.Where.File))
 	case Test:
 		if level == 2 {
 			return fmt.Sprintf("The property is decided by %s in %s: a test must call it on the exact case where "+
@@ -79,7 +79,7 @@ func hintText(root string, e *Exercise, w *Work, level int) (string, error) {
 			return "", err
 		}
 		return linesHint(root, e.File, first, last,
-			fmt.Sprintf("The decision is made at lines %d-%d of %s; every chaff breaks something here:", first, last, e.File))
+			fmt.Sprintf("The decision is made at %s of %s; every broken copy breaks something here:", lineRange(first, last), e.File))
 	default: // Build
 		if level == 2 {
 			return fmt.Sprintf("Write the body of %s in %s. Its doc comment, kept above the stub, is the contract.", e.Func, e.File), nil
@@ -89,8 +89,16 @@ func hintText(root string, e *Exercise, w *Work, level int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("Lines %d-%d of %s (%q) say what it must do.", first, last, readme, e.Section), nil
+		return fmt.Sprintf("The section %q of %s (%s) says what it must do.", e.Section, readme, lineRange(first, last)), nil
 	}
+}
+
+// lineRange names lines first to last: "line 166", or "lines 20-24".
+func lineRange(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d-%d", first, last)
 }
 
 // hintLines bounds the lines a hint quotes.

@@ -6,12 +6,16 @@ package exercise
 import (
 	"fmt"
 	"go/ast"
+	"path"
 	"strings"
 	"unicode"
+
+	"github.com/fencelab/fencelab/internal/course/check"
 )
 
-// learnerPrefix starts the name of every learner test file. The files are
-// the learner's, never the course's: .gitignore keeps them out of git.
+// learnerPrefix starts the name of every learner test file (see
+// check.LearnerFiles). While an exercise is worked on, .gitignore keeps
+// the file out of git; once it is done, it moves into the saved solution.
 const learnerPrefix = "learner_"
 
 // LearnerFile returns the learner test file of test exercise e, relative
@@ -22,7 +26,8 @@ func (e *Exercise) LearnerFile() string {
 
 // isLearnerFile reports whether a file's base name is a learner test file.
 func isLearnerFile(base string) bool {
-	return strings.HasPrefix(base, learnerPrefix) && strings.HasSuffix(base, "_test.go")
+	ok, _ := path.Match(check.LearnerFiles, base)
+	return ok
 }
 
 // skeletonTest is the name of the test the skeleton declares:

@@ -2,11 +2,12 @@ package exercise_test
 
 // The repository's proof of every exercise, run on a copy of the module
 // so the working tree is never touched: each exercise starts red for the
-// reason it states; its reference repair (the shipped code) makes it done;
-// a test exercise's reference tests (the chapter's own, withheld) score
-// 100% while its deliberately weak tests score below; and reset leaves the
+// reason it states; its reference repair (the shipped code) makes it done,
+// which saves it as a solution and leaves the copy as shipped; a test
+// exercise's reference tests (the chapter's own, withheld) score 100%
+// while its deliberately weak tests score below; and reset leaves the
 // copy byte for byte as shipped. It runs the go command many times, so it
-// runs only with -proof (make exercises).
+// runs only with -proof (make prove-exercises).
 
 import (
 	"flag"
@@ -20,7 +21,6 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
-	"github.com/fencelab/fencelab/internal/course/drill"
 	"github.com/fencelab/fencelab/internal/course/exercise"
 	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
@@ -61,7 +61,7 @@ func digests(t *testing.T, root string) map[string]string {
 			return err
 		}
 		if d.IsDir() {
-			if d.Name() == exercise.StateDir {
+			if d.Name() == exercise.StateDir || d.Name() == exercise.SolutionsDir {
 				return filepath.SkipDir
 			}
 			return nil
@@ -80,9 +80,9 @@ func digests(t *testing.T, root string) map[string]string {
 
 func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 	if !*proof {
-		t.Skip("the full proof of every exercise runs with -proof (make exercises)")
+		t.Skip("the full proof of every exercise runs with -proof (make prove-exercises)")
 	}
-	repo, err := drill.FindRoot(".")
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	assert.NilError(t, err)
 	root := copyModule(t, repo)
 	cat, err := weakening.Load(root)
@@ -108,10 +108,10 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 				reference, err = e.Reference(root)
 				assert.NilError(t, err)
 			}
-			w, err := exercise.Start(t.Context(), set, e, nil)
+			w, err := exercise.Start(t.Context(), set, e)
 			assert.NilError(t, err, "start")
 			defer func() {
-				_, err := exercise.Reset(set, e)
+				_, err := exercise.Reset(t.Context(), set, e)
 				assert.NilError(t, err, "reset")
 				assert.DeepEqual(t, digests(t, root), shipped)
 				t.Logf("%s: proved in %.0fs", e.Name, time.Since(start).Seconds())
@@ -129,6 +129,7 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 				done, err := exercise.Verify(t.Context(), set, r, e, opts)
 				assert.NilError(t, err, "verify after the reference repair")
 				assert.Check(t, done.Done, "the reference repair of %s (the shipped %s) is not done: %s\n%s", e.Name, ed.File, done.Reason, done.Message)
+				assert.Check(t, cmp.Equal(done.Saved, e.SolutionFile()), "a done exercise saves its solution")
 			case exercise.Test:
 				learner := filepath.Join(root, e.LearnerFile())
 				assert.NilError(t, os.WriteFile(learner, reference, 0o644))
@@ -140,9 +141,8 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 					assert.Check(t, cmp.Equal(full.Score.Chaffs, len(e.Chaffs)))
 				}
 
-				_, err = exercise.Reset(set, e)
-				assert.NilError(t, err, "reset after the reference")
-				_, err = exercise.Start(t.Context(), set, e, nil)
+				assert.DeepEqual(t, digests(t, root), shipped)
+				_, err = exercise.Start(t.Context(), set, e)
 				assert.NilError(t, err, "start again")
 				assert.NilError(t, os.WriteFile(learner, []byte(e.Weak), 0o644))
 				weak, err := exercise.Verify(t.Context(), set, r, e, opts)

@@ -15,6 +15,7 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+	"gotest.tools/v3/golden"
 
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
@@ -119,5 +120,33 @@ func TestChapterReadmesNameTheirExercises(t *testing.T) {
 				t.Errorf("chapters/%s/README.md says %q, but %s is no exercise of the chapter", ch.Name, "go run ./tools/drill start "+n, n)
 			}
 		}
+	}
+}
+
+// TestShippedListMatchesTheTree holds chapters/shipped.sum to the tree:
+// every file an exercise touches, with the blob id of its bytes as they
+// are in the repository. Start, reset and grade trust that list to tell
+// the shipped code from a learner's; after changing one of those files,
+// run this test with -update.
+// The drill fixture (testdata/drill) keeps a list of its own.
+func TestShippedListMatchesTheTree(t *testing.T) {
+	t.Parallel()
+	for _, root := range []string{filepath.Join("..", "..", ".."), filepath.Join("..", "..", "..", "testdata", "drill")} {
+		root, err := filepath.Abs(root)
+		assert.NilError(t, err)
+		cat, err := weakening.Load(root)
+		assert.NilError(t, err)
+		set, err := Load(cat)
+		assert.NilError(t, err)
+		want, err := ShippedOf(set)
+		assert.NilError(t, err)
+		file := filepath.Join(set.Root, filepath.FromSlash(ShippedFile))
+		if golden.FlagUpdate() {
+			assert.NilError(t, os.WriteFile(file, want.Format(), 0o644))
+		}
+		got, err := LoadShipped(set.Root)
+		assert.NilError(t, err)
+		assert.Check(t, cmp.DeepEqual(got, want),
+			"%s is not the shipped code of the files the exercises touch; after changing them on purpose, run: go test ./internal/course/exercise/ -run TestShippedListMatchesTheTree -update", file)
 	}
 }

@@ -1,10 +1,13 @@
 package exercise
 
-// This file keeps the learner's state, outside the tracked tree, in the
-// git-ignored folder StateDir at the module root: progress.json (which
-// exercises are started or done, hints used, test scores) and, per
-// exercise, what starting it changed (work/NAME.json), so reset can put
-// the shipped files back byte for byte. Nothing here is read by go test.
+// This file keeps the learner's working state, outside the tracked tree,
+// in the git-ignored folder StateDir at the module root: progress.json
+// (the current exercise, hints used, test scores, how often each was
+// graded), verified.json (which saved solutions were verified here) and,
+// per started exercise, what starting it changed (work/NAME.json). None of
+// it decides a grade: a learner's record is their saved solutions (see
+// solution.go), and reset needs none of it (see shipped.go). Nothing here
+// is read by go test.
 
 import (
 	"encoding/json"
@@ -20,19 +23,9 @@ import (
 // learner's state. It is in .gitignore.
 const StateDir = ".drill"
 
-// Status is where a learner is with one exercise.
-type Status string
-
-// The statuses.
-const (
-	Todo    Status = "todo"
-	Started Status = "started"
-	Done    Status = "done"
-)
-
-// Progress is the learner's record over every exercise. Its JSON is
-// StateDir/progress.json; a learner who wants their fork's CI to show it
-// commits that one file (git add -f).
+// Progress is the learner's working record over every exercise. Its JSON
+// is StateDir/progress.json. It counts hints and gradings; it never says
+// an exercise is done (a verified solution does).
 type Progress struct {
 	// Current is the exercise hint and verify act on when given no name:
 	// the one started last.
@@ -40,22 +33,20 @@ type Progress struct {
 	Exercises map[string]*Record `json:"exercises"`
 }
 
-// Record is the learner's record of one exercise.
+// Record is the learner's working record of one exercise.
 type Record struct {
-	Status Status `json:"status"`
-	Hints  int    `json:"hints"`           // how many hint levels the learner has seen
-	Score  *Score `json:"score,omitempty"` // test exercises: the last graded score
-	// Verifies counts the gradings, passing or not.
+	Hints int    `json:"hints"`           // how many hint levels the learner has seen
+	Score *Score `json:"score,omitempty"` // test exercises: the last graded score
+	// Verifies counts the gradings that finished, passing or not.
 	Verifies int       `json:"verifies"`
 	Started  time.Time `json:"started,omitzero"`
-	Done     time.Time `json:"done,omitzero"`
 }
 
 // Score is a test exercise's grade: how many chaffs the learner's tests
 // rejected, out of how many, and the property each missed one breaks.
 type Score struct {
 	Caught int      `json:"caught"`
-	Chaffs int      `json:"chaffs"`
+	Chaffs int      `json:"broken_copies"`
 	Missed []string `json:"missed,omitempty"`
 }
 
@@ -70,25 +61,13 @@ func (s Score) Percent() int {
 	return 100 * s.Caught / s.Chaffs
 }
 
-// Status returns the status of exercise name.
-func (p *Progress) Status(name string) Status {
-	if r := p.Exercises[name]; r != nil && r.Status != "" {
-		return r.Status
-	}
-	return Todo
-}
-
 // Active returns the exercise whose changes are in this working tree and
-// which is not done yet: the one whose chapter is red on purpose. A
-// progress file committed elsewhere (a fork shows its CI its progress that
-// way) names no active exercise in a checkout that never started it.
+// which is not done yet: the one whose chapter is red on purpose. It is
+// the current exercise, if its start is recorded.
 func Active(root string) (name string, ok bool, err error) {
 	p, err := LoadProgress(root)
-	if err != nil {
+	if err != nil || p.Current == "" {
 		return "", false, err
-	}
-	if p.Current == "" || p.Status(p.Current) != Started {
-		return "", false, nil
 	}
 	if _, ok, err := LoadWork(root, p.Current); err != nil || !ok {
 		return "", false, err
@@ -103,7 +82,7 @@ func (p *Progress) record(name string) *Record {
 	}
 	r := p.Exercises[name]
 	if r == nil {
-		r = &Record{Status: Todo}
+		r = &Record{}
 		p.Exercises[name] = r
 	}
 	return r
@@ -113,6 +92,7 @@ func (p *Progress) record(name string) *Record {
 // exercise is reset: StateDir/work/NAME.json.
 type Work struct {
 	Exercise string `json:"exercise"`
+	Chapter  string `json:"chapter"`
 	Edits    []Edit `json:"edits"`
 	// Snapshot maps the mechanism's files and the chapter's test files to
 	// their digests right after the start, so verify can tell what the

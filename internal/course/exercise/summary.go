@@ -26,13 +26,15 @@ type ChapterProgress struct {
 type TestScore struct {
 	Name    string `json:"name"`
 	Caught  int    `json:"caught"`
-	Chaffs  int    `json:"chaffs"`
+	Chaffs  int    `json:"broken_copies"`
 	Percent int    `json:"percent"`
 }
 
-// Summarize sums prog up over the exercises of set, chapter by chapter,
-// in catalog order; chapters without exercises are left out.
-func Summarize(set *Set, prog *Progress) Summary {
+// Summarize sums the learner's progress up over the exercises of set,
+// chapter by chapter, in catalog order; chapters without exercises are
+// left out. Done counts verified solutions only (see Statuses); hints and
+// scores come from the working record.
+func Summarize(set *Set, prog *Progress, status map[string]Status) Summary {
 	s := Summary{Current: prog.Current, Chapters: []ChapterProgress{}}
 	for _, ch := range set.Catalog.Chapters {
 		es := set.InChapter(ch.Name)
@@ -41,15 +43,15 @@ func Summarize(set *Set, prog *Progress) Summary {
 		}
 		cp := ChapterProgress{Chapter: ch.Name, Exercises: len(es), Tests: []TestScore{}}
 		for _, e := range es {
-			r := prog.Exercises[e.Name]
-			if r == nil {
-				continue
-			}
-			switch r.Status {
+			switch status[e.Name] {
 			case Done:
 				cp.Done++
 			case Started:
 				cp.Started++
+			}
+			r := prog.Exercises[e.Name]
+			if r == nil {
+				continue
 			}
 			cp.Hints += r.Hints
 			if e.Kind == Test && r.Score != nil {
@@ -66,7 +68,7 @@ func Summarize(set *Set, prog *Progress) Summary {
 
 // Next returns the first exercise after e, in list order, that is not
 // done; ok is false when every other exercise is done.
-func Next(set *Set, prog *Progress, e *Exercise) (*Exercise, bool) {
+func Next(set *Set, status map[string]Status, e *Exercise) (*Exercise, bool) {
 	i := 0
 	for j, x := range set.Exercises {
 		if x == e {
@@ -76,7 +78,7 @@ func Next(set *Set, prog *Progress, e *Exercise) (*Exercise, bool) {
 	n := len(set.Exercises)
 	for k := 1; k < n; k++ {
 		x := set.Exercises[(i+k)%n]
-		if prog.Status(x.Name) != Done {
+		if status[x.Name] != Done {
 			return x, true
 		}
 	}

@@ -39,6 +39,9 @@ type Verdict struct {
 	Notes []string
 	// Log is every run's full output, for -v.
 	Log string
+	// Saved is, once done, the learner's solution file, relative to the
+	// module root.
+	Saved string
 }
 
 // Options tune a grading.
@@ -53,9 +56,12 @@ func (o Options) step(s string) {
 	}
 }
 
-// Verify grades e in the working tree under set.Root with r, records the
-// result in the learner's progress, and returns it. The exercise must have
-// been started (and not reset since).
+// Verify grades e in the working tree under set.Root with r and returns
+// the verdict. The exercise must have been started (and not reset since).
+// A verdict that says done has been acted on: the learner's solution is
+// saved (Verdict.Saved names the file) and the files e touched are as
+// shipped again. An interrupted grading returns ErrInterrupted and counts
+// nothing.
 func Verify(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, opts Options) (*Verdict, error) {
 	root := set.Root
 	w, ok, err := LoadWork(root, e.Name)
@@ -71,16 +77,23 @@ func Verify(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, opts 
 	} else {
 		v, err = verifyCode(ctx, set, r, e, w, opts)
 	}
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
 	if err != nil {
 		return nil, err
 	}
-	return v, record(set, e, w, v)
+	if v.Done {
+		if v.Saved, err = finish(ctx, set, e, w); err != nil {
+			return nil, err
+		}
+	}
+	return v, count(root, e, v)
 }
 
-// record keeps a grading in the learner's progress. A test exercise that
-// is done gives its withheld tests back to the chapter.
-func record(set *Set, e *Exercise, w *Work, v *Verdict) error {
-	prog, err := LoadProgress(set.Root)
+// count keeps a finished grading in the learner's working record.
+func count(root string, e *Exercise, v *Verdict) error {
+	prog, err := LoadProgress(root)
 	if err != nil {
 		return err
 	}
@@ -89,27 +102,39 @@ func record(set *Set, e *Exercise, w *Work, v *Verdict) error {
 	if v.Score != nil {
 		rec.Score = v.Score
 	}
-	if !v.Done {
-		return prog.Save(set.Root)
-	}
-	if rec.Status != Done {
-		rec.Status, rec.Done = Done, time.Now().UTC()
-	}
-	if e.Kind == Test {
-		for _, ed := range w.Edits {
-			if ed.Created() {
-				continue
-			}
-			if state, _, err := ed.State(set.Root); err != nil {
-				return err
-			} else if state == AsLeft {
-				if err := ed.Undo(set.Root); err != nil {
-					return err
-				}
-			}
+	if v.Done {
+		rec.Started = time.Time{}
+		if prog.Current == e.Name {
+			prog.Current = ""
 		}
 	}
-	return prog.Save(set.Root)
+	return prog.Save(root)
+}
+
+// finish ends a done exercise: the learner's solution saved where they
+// can commit it, every file the exercise touched put back as shipped and
+// shown to git again, the start forgotten, the solution marked verified.
+// It returns the solution file, relative to the module root.
+func finish(ctx context.Context, set *Set, e *Exercise, w *Work) (string, error) {
+	root := set.Root
+	sol, err := solutionOf(root, e, w)
+	if err != nil {
+		return "", err
+	}
+	digest, err := sol.save(root, e)
+	if err != nil {
+		return "", err
+	}
+	for _, ed := range w.Edits {
+		if err := ed.Undo(root); err != nil {
+			return "", fmt.Errorf("put %s back as shipped: %w (your solution is saved in %s)", ed.File, err, e.SolutionFile())
+		}
+	}
+	unhide(context.WithoutCancel(ctx), root, w.files())
+	if err := w.forget(root); err != nil {
+		return "", err
+	}
+	return e.SolutionFile(), markVerified(root, e.Name, digest)
 }
 
 // verifyCode grades a fix or a build.
@@ -282,12 +307,12 @@ func verifyTest(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w
 		return v, nil
 	case !out.Passed:
 		v.Reason = "your test fails against the shipped mechanism, which is correct: a test that rejects correct code is wrong"
-		v.Next = "make it pass on the shipped code first; then make it strict enough to catch the chaffs"
+		v.Next = "make it pass on the shipped code first; then make it strict enough to catch the broken copies"
 		return v, nil
 	}
 
 	if !fresh(root, w.Chaffs) {
-		opts.step("preparing the chaffs again: the mechanism changed since they were made")
+		opts.step("preparing the broken copies again: the mechanism changed since they were made")
 		if w.Chaffs, err = prepareChaffs(ctx, set, e); err != nil {
 			return nil, err
 		}
@@ -295,7 +320,7 @@ func verifyTest(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w
 			return nil, err
 		}
 	}
-	opts.step(fmt.Sprintf("running your tests against %d chaffs", len(w.Chaffs)))
+	opts.step(fmt.Sprintf("running your tests against %d broken copies", len(w.Chaffs)))
 	caught := make([]bool, len(w.Chaffs))
 	logs := make([]string, len(w.Chaffs))
 	err = r.Each(ctx, len(w.Chaffs), func(ctx context.Context, i int) error {
@@ -307,7 +332,7 @@ func verifyTest(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w
 			return err
 		}
 		caught[i] = !o.Passed && !o.BuildFailed
-		logs[i] = fmt.Sprintf("=== chaff %d (%s): caught %t\n%s", i+1, c.Property, caught[i], o.Log)
+		logs[i] = fmt.Sprintf("=== broken copy %d (%s): caught %t\n%s", i+1, c.Property, caught[i], o.Log)
 		return nil
 	})
 	if err != nil {
@@ -328,7 +353,7 @@ func verifyTest(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w
 		v.Done = true
 		return v, nil
 	}
-	v.Reason = fmt.Sprintf("your tests pass on the shipped mechanism but catch %d of %d chaffs (%d%%)", s.Caught, s.Chaffs, s.Percent())
+	v.Reason = fmt.Sprintf("your tests pass on the shipped mechanism but catch %d of %d broken copies (%d%%)", s.Caught, s.Chaffs, s.Percent())
 	var b strings.Builder
 	b.WriteString("They still pass when the mechanism breaks these guarantees:")
 	for _, m := range s.Missed {

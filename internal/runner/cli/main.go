@@ -29,7 +29,7 @@ func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.
 	}
 	cmd, ok := find(cmds, args[0])
 	if !ok {
-		return misuse(stderr, "fencelab", fmt.Sprintf("unknown command %q: want one of %s", args[0], commandNames(cmds)), args)
+		return Misuse(stderr, "fencelab", fmt.Sprintf("unknown command %q: want one of %s", args[0], commandNames(cmds)), args)
 	}
 	return run(ctx, cmd, args[1:], stdout, stderr)
 }
@@ -56,9 +56,9 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		printCommandUsage(stderr, cmd, fs)
 		return 0
 	case err != nil:
-		return misuse(stderr, prefix, fmt.Sprintf("%v (allowed: %s)", err, allowedFlags(fs)), args)
+		return Misuse(stderr, prefix, fmt.Sprintf("%v (allowed: %s)", err, allowedFlags(fs)), args)
 	case fs.NArg() > 0:
-		return misuse(stderr, prefix, fmt.Sprintf("unexpected argument %q: the runner takes no paths or names, only flags (allowed: %s)",
+		return Misuse(stderr, prefix, fmt.Sprintf("unexpected argument %q: the runner takes no paths or names, only flags (allowed: %s)",
 			fs.Arg(0), allowedFlags(fs)), args)
 	}
 	err = OneOf("format", format, formats)
@@ -66,7 +66,7 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		err = exp.Validate()
 	}
 	if err != nil {
-		return misuse(stderr, prefix, err.Error(), args)
+		return Misuse(stderr, prefix, err.Error(), args)
 	}
 
 	dir, err := makeRunDir(cmd.Name)

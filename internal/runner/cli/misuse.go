@@ -37,12 +37,12 @@ func OneOf(flagName, v string, allowed []string) error {
 // repeats; a longer one is cut, and its last character is an ellipsis.
 const maxEchoed = 64
 
-// misuse prints msg, a misuse of the command line args, as one line after
+// Misuse prints msg, a misuse of the command line args, as one line after
 // prefix, and returns exit status 2. Whatever produced msg (the flag
 // package, an experiment's Validate, the frame itself), each overlong
 // argument it repeats is shortened, and no character in it can start a
-// second line.
-func misuse(stderr io.Writer, prefix, msg string, args []string) int {
+// second line. drill prints its misuse the same way.
+func Misuse(stderr io.Writer, prefix, msg string, args []string) int {
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, oneLine(shortenArgs(msg, args)))
 	return 2
 }
