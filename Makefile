@@ -4,11 +4,20 @@
 GO ?= go
 CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09
 
-.PHONY: help test run vet check mutate race exercises bench bench-peers $(CHAPTERS)
+.PHONY: help test run vet check mutate race prove-exercises journey grade bench bench-peers $(CHAPTERS)
 
-## help: list the targets, one line each.
+## help: list the targets, one line each, and the learner's commands.
 help:
-	@awk '/^## [^ :]+( \.\. [^ :]+)?: /{ i = index($$0, ": "); printf "  %-14s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
+	@awk '/^## [^ :]+( \.\. [^ :]+)?: /{ i = index($$0, ": "); printf "  %-16s %s\n", substr($$0, 4, i - 4), substr($$0, i + 2) }' $(MAKEFILE_LIST)
+	@echo
+	@echo "The exercises, from the repository root (go run ./tools/drill help says more):"
+	@echo "  go run ./tools/drill exercises        every exercise, its kind and your status"
+	@echo "  go run ./tools/drill start NAME       begin one: its chapter goes red"
+	@echo "  go run ./tools/drill hint             stuck? one narrower hint per call"
+	@echo "  go run ./tools/drill verify           grade it; once done, your solution is saved"
+	@echo "  go run ./tools/drill reset NAME       the shipped code back, your work kept aside"
+	@echo "  go run ./tools/drill progress         what you have done, chapter by chapter"
+	@echo "  make grade                            every saved solution verified again, as CI does"
 
 ## test: the whole suite: every chapter, the mechanism, the tools.
 test:
@@ -39,11 +48,19 @@ mutate:
 race:
 	$(GO) test -race ./internal/...
 
-## exercises: the proof of every exercise, on a copy of the tree.
+## prove-exercises: prove every exercise of the course, on a copy of the tree.
 # Each exercise starts red for its stated reason, its reference repair is
 # done, and a weak learner test scores below 100%.
-exercises:
+prove-exercises:
 	$(GO) test -count=1 -timeout 60m -run '^TestEveryExerciseStartsRedAndItsReferenceIsDone$$' ./internal/course/exercise/ -proof
+
+## journey: a learner's five exercises in a row, committed, then a clone graded.
+journey:
+	$(GO) test -count=1 -timeout 30m -run '^TestJourneyOfALearnerHoldsFromExerciseToExercise$$' ./internal/course/drill/ -journey
+
+## grade: every saved solution verified again from the shipped code (a fork's CI).
+grade:
+	$(GO) run ./tools/drill grade
 
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:

@@ -65,15 +65,18 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 		return writeJSON(t.Stdout, entries)
 	}
 	tw := tabwriter.NewWriter(t.Stdout, 0, 4, 2, ' ', 0)
-	done, chapter := 0, ""
+	done, saved, chapter := 0, 0, ""
 	for _, en := range entries {
 		if en.Chapter != chapter {
 			chapter = en.Chapter
 			fmt.Fprintf(tw, "%s\n", chapter)
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", en.Name, en.Kind, en.Status, en.Summary)
-		if en.Status == exercise.Done {
+		switch en.Status {
+		case exercise.Done:
 			done++
+		case exercise.Saved:
+			saved++
 		}
 	}
 	tw.Flush()
@@ -85,6 +88,9 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(t.Stdout, "\n%d of %d done. Begin one with 'go run ./tools/drill start NAME'.\n", done, len(entries))
+	if saved > 0 {
+		fmt.Fprintf(t.Stdout, "%d more saved but not verified in this checkout: go run ./tools/drill grade\n", saved)
+	}
 	return nil
 }
 

@@ -7,6 +7,8 @@ package exercise
 // gone.
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"os"
@@ -15,6 +17,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // Files returns the repository paths e touches, sorted: the mechanism
@@ -39,15 +43,7 @@ func (s *Set) ShippedFiles(e *Exercise) ([]string, error) {
 	case Build:
 		return []string{e.File}, nil
 	case Test:
-		cuts, err := withhold(s.Root, e.Chapter, e.Withhold)
-		if err != nil {
-			return nil, err
-		}
-		var files []string
-		for _, c := range cuts {
-			files = append(files, c.File)
-		}
-		return files, nil
+		return s.withheldFrom(e)
 	}
 	if !IsMutant(e.Fault) {
 		w, ok := s.Catalog.Lookup(e.Fault)
@@ -61,6 +57,54 @@ func (s *Set) ShippedFiles(e *Exercise) ([]string, error) {
 		return nil, err
 	}
 	return []string{file}, nil
+}
+
+// withheldFrom returns the chapter test files that declare the tests e
+// withholds. While e is started they are cut out of the tree, so the
+// files come from e's record of its start or, without one, from the
+// shipped list: the chapter's test files whose shipped bytes declare them.
+func (s *Set) withheldFrom(e *Exercise) ([]string, error) {
+	if w, ok, err := LoadWork(s.Root, e.Name); err == nil && ok {
+		var files []string
+		for _, ed := range w.Edits {
+			if !ed.Created() {
+				files = append(files, ed.File)
+			}
+		}
+		return files, nil
+	}
+	cuts, err := withhold(s.Root, e.Chapter, e.Withhold)
+	if err == nil {
+		var files []string
+		for _, c := range cuts {
+			files = append(files, c.File)
+		}
+		return files, nil
+	}
+	if !errors.Is(err, ErrNoTest) {
+		return nil, err
+	}
+	shipped, serr := LoadShipped(s.Root)
+	if serr != nil {
+		return nil, serr
+	}
+	var files []string
+	for _, f := range shipped.files() {
+		if path.Dir(f) != path.Join(weakening.ChaptersDir, e.Chapter) {
+			continue
+		}
+		data, serr := shipped.Bytes(context.Background(), s.Root, s.Root, f)
+		if serr != nil {
+			return nil, serr
+		}
+		if _, ok, cerr := cutTests(f, data, e.Withhold); cerr == nil && ok {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return nil, err
+	}
+	return files, nil
 }
 
 // mutantFile returns the file that declares the function (or the

@@ -81,15 +81,20 @@ func (s Shipped) Format() []byte {
 	b.WriteString("# from a learner's by these ids, and take the shipped bytes back from git.\n")
 	b.WriteString("# After changing one of these files, write the list again with:\n")
 	b.WriteString("#   go test ./internal/course/exercise/ -run TestShippedListMatchesTheTree -update\n")
+	for _, f := range s.files() {
+		fmt.Fprintf(&b, "%s  %s\n", s[f], f)
+	}
+	return b.Bytes()
+}
+
+// files returns the files of the list, sorted.
+func (s Shipped) files() []string {
 	files := make([]string, 0, len(s))
 	for f := range s {
 		files = append(files, f)
 	}
 	sort.Strings(files)
-	for _, f := range files {
-		fmt.Fprintf(&b, "%s  %s\n", s[f], f)
-	}
-	return b.Bytes()
+	return files
 }
 
 // ShippedOf returns the shipped list the exercises of set call for, read
