@@ -65,7 +65,11 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 		if i == 0 {
 			callbackAt = m
 		}
-		p.Events = append(p.Events, finishMark(m, f.Host, f.Incarnation, f.Outcome.Result, f.Outcome.Reason, false))
+		label := fmt.Sprintf("finish, incarnation %d", f.Incarnation)
+		if f.Incarnation < res.Incarnations[len(res.Incarnations)-1] {
+			label = fmt.Sprintf("late callback, incarnation %d", f.Incarnation)
+		}
+		p.Events = append(p.Events, finishMark(m, f.Host, label, f.Outcome.Result, f.Outcome.Reason))
 		if f.Result == "committed" {
 			if r := runs[f.Incarnation]; r != nil {
 				r.To, r.Title = m, r.Title+fmt.Sprintf("; released by its finish at minute %d", f.Minute)
@@ -96,7 +100,7 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 	p.Spans = append(p.Spans, hostSpan(m, rh.Host, rh.hostUntil))
 	p.Values = append(p.Values, sessionValue(res.Session, m, rh.Host, rh.Incarnation, rh.expiresAt))
 	cb := rh.OldCallback
-	p.Events = append(p.Events, finishMark(seq.At(cb.Minute), rh.Host, cb.Incarnation, cb.Result, cb.Reason, true))
+	p.Events = append(p.Events, finishMark(seq.At(cb.Minute), rh.Host, fmt.Sprintf("old callback, incarnation %d", cb.Incarnation), cb.Result, cb.Reason))
 
 	// Minute 50: kiosk-a is alive (its host lease renewed) but its run's
 	// session lease has ended.
@@ -105,7 +109,7 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 	p.Events = append(p.Events, timeline.Event{Lane: ex.Host, At: renew, Reaches: sessionLane, Outcome: timeline.Accepted,
 		Label: "renew host lease", Result: fmt.Sprintf("alive until %d", ex.HostLeaseExpiresAt)})
 	p.Spans = append(p.Spans, hostSpan(renew, ex.Host, ex.HostLeaseExpiresAt))
-	p.Events = append(p.Events, finishMark(seq.At(ex.Minute), ex.Host, ex.Incarnation, ex.Result, ex.Reason, false))
+	p.Events = append(p.Events, finishMark(seq.At(ex.Minute), ex.Host, fmt.Sprintf("finish, incarnation %d", ex.Incarnation), ex.Result, ex.Reason))
 
 	for _, inc := range res.Incarnations {
 		p.Spans = append(p.Spans, *runs[inc])
@@ -127,13 +131,10 @@ func claimMark(m timeline.Moment, host string, inc, until int64) timeline.Event 
 		Result: fmt.Sprintf("incarnation %d, until %d", inc, until)}
 }
 
-// finishMark is a finish, a callback that presents incarnation inc.
-func finishMark(m timeline.Moment, host string, inc int64, result, reason string, again bool) timeline.Event {
-	e := timeline.Event{Lane: host, At: m, Reaches: completionLane, Outcome: timeline.Accepted,
-		Label: fmt.Sprintf("finish, incarnation %d", inc), Result: result}
-	if again {
-		e.Label = fmt.Sprintf("old callback, incarnation %d", inc)
-	}
+// finishMark is a finish (a callback) by host, labelled label, and its
+// answer.
+func finishMark(m timeline.Moment, host, label, result, reason string) timeline.Event {
+	e := timeline.Event{Lane: host, At: m, Reaches: completionLane, Outcome: timeline.Accepted, Label: label, Result: result}
 	if result == "refused" {
 		e.Outcome, e.Result = timeline.Refused, "refused: "+reason
 	}
