@@ -157,7 +157,7 @@ func (s *scale) ticks() []int64 {
 func tickStep(span, avail int64) int64 {
 	const (
 		minTickGap = 28
-		maxTicks   = 16
+		maxTicks   = 14
 	)
 	for p := int64(1); ; p *= 10 {
 		for _, m := range []int64{1, 2, 5} {
