@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"errors"
+	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -52,17 +53,32 @@ func wellFormed(t *testing.T, doc string) {
 	assert.Equal(t, roots, 1, "a standalone SVG document has one root")
 }
 
+// wallClockSummary is the one command whose picture is not the same from
+// run to run: torture's timing is the operating system's.
+const wallClockSummary = "torture"
+
+// TestEveryCommandDrawsItsRun: every runner command accepts --format svg
+// (the recipe in package timeline's doc says how to add it).
+func TestEveryCommandDrawsItsRun(t *testing.T) {
+	for _, c := range runner.Commands {
+		_, ok := c.New(flag.NewFlagSet(c.Name, flag.ContinueOnError)).(cli.SVGExperiment)
+		assert.Check(t, ok, "fencelab %s cannot draw its run: give it an SVG method (see the recipe in internal/runner/timeline)", c.Name)
+	}
+}
+
 // TestEveryTimelineDrawsTheSamePictureTwice: every command with a
 // timeline prints one well-formed SVG document for --format svg, and two
 // runs with the same flags print the same bytes, although their pids,
 // process identities and temporary directories differ: what changes from
 // run to run stays out of the picture.
 func TestEveryTimelineDrawsTheSamePictureTwice(t *testing.T) {
-	for _, args := range [][]string{
-		{"naive"}, {"claim"}, {"lease"}, {"deadletter"},
-		{"fencing", "--case", "fence-rollback", "--units", "3"}, {"fencing"},
-		{"incarnation"}, {"actors"},
-	} {
+	runs := [][]string{{"fencing", "--case", "fence-rollback", "--units", "3"}}
+	for _, c := range runner.Commands {
+		if c.Name != wallClockSummary {
+			runs = append(runs, []string{c.Name})
+		}
+	}
+	for _, args := range runs {
 		t.Run(strings.Join(args, "-"), func(t *testing.T) {
 			t.Parallel()
 			first := runSVG(t, args...)

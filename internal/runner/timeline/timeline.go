@@ -28,34 +28,48 @@
 //
 // # Adding a picture to a runner command
 //
-// A command with a timeline gets --format svg in four steps. Chapter 10's
-// lockservice command is the next one; its names are used below.
+// Every runner command draws its run; a test in internal/runner fails for
+// one that does not, and for one that draws two different pictures of
+// two runs with the same flags (torture, a summary of a wall-clock run,
+// excepted). Chapter 10's lockservice command is the next; its names are
+// used below.
 //
 //  1. Give the experiment a method SVG(w io.Writer, result any) error,
 //     which makes it a cli.SVGExperiment: the runner then accepts
-//     --format svg and calls it with the value Run returned. If some
-//     flags leave nothing to draw, also give it CheckFormat (see
-//     cli.FormatChecker), so that such a run is refused as misuse before
-//     it starts.
-//  2. In SVG, build one Panel per case from the report: a Lane per worker
+//     --format svg and calls SVG with the value Run returned. If some
+//     flags leave nothing to draw, also give it CheckFormat (a
+//     cli.FormatChecker), which refuses such a run as misuse before it
+//     starts. Data the picture needs and the JSON must not show goes in
+//     unexported fields of the result: the JSON stays as it was.
+//
+//  2. In SVG, build a Figure with one Panel per case: a Lane per worker
 //     ("A", "B") and a Store lane for the destination; a Lease span from
 //     each holder's grant to its end, labelled with its token (the lock's
-//     revision); a Pause span where the story stops a worker (SIGSTOP); an
-//     Event per write with Accepted or Refused and the reason as its
-//     Result, Reaches naming the store lane; a Killed event for a cluster
-//     member killed; a Value on the store lane each time its committed
-//     mark changes. Then call WriteSVG.
+//     revision); a Pause span where the story stops a worker (SIGSTOP);
+//     an Event per write, Accepted or Refused with the reason in Result
+//     and Reaches naming the store lane; a Killed event, on a lane for
+//     the cluster, for a member killed; a Value on the store lane each
+//     time its committed mark changes. Number things that happen at one
+//     instant with a Sequence. Then call WriteSVG.
+//
 //  3. Keep it byte-identical. A wall-clock run must not put its
 //     milliseconds on the axis: use the order of its handshakes as the
-//     time (Axis.Unit "step"), and say the wall-clock lengths that matter
-//     (a TTL) in labels that do not change from run to run. Leave out pids
-//     and anything random.
-//  4. Embed the picture in the chapter: write the file with
-//     `go test ./chapters/internal/pictures -update` after adding one row
-//     to the table in chapters/internal/pictures/pictures_test.go, and put
-//     ![caption](pictures/NAME.svg) in the chapter text beside what it
-//     shows. The golden test then fails whenever the runner's picture
-//     drifts from the committed one.
+//     time (Axis{Unit: "step", Clock: "handshake order"}), and write the
+//     wall-clock lengths that matter (a TTL) in labels, as the flags set
+//     them. Leave out pids, ports, temporary paths and anything random.
+//
+//  4. Embed it: add a row (chapter folder, picture name, command) to the
+//     table in chapters/internal/pictures/pictures_test.go, run
+//     `go test ./chapters/internal/pictures -update` to write
+//     chapters/chNN_*/pictures/NAME.svg, look at it (rsvg-convert, or a
+//     browser), and put it in the chapter text beside what it shows:
+//
+//     ![what it shows](pictures/NAME.svg)
+//
+//     *`fencelab lockservice --case pause-past-ttl --format svg`: what to see.*
+//
+//     The golden test then fails whenever the runner's picture drifts
+//     from the committed one, or a caption names another command.
 package timeline
 
 // Figure is one picture: a heading, and one or more panels stacked under
