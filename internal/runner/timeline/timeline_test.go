@@ -243,3 +243,14 @@ func TestBrokenFigureIsRefusedAndWritesNothing(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkWriteSVG measures drawing the sample figure: the cost a
+// picture adds to a run, beside the run itself.
+func BenchmarkWriteSVG(b *testing.B) {
+	f := sample()
+	for b.Loop() {
+		if err := WriteSVG(io.Discard, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
