@@ -93,8 +93,8 @@ func leasePanel(res result) timeline.Panel {
 	p.Axis.From, p.Axis.To = 0, 1
 	p.Events = []timeline.Event{
 		{Lane: laneA, At: aGets, Reaches: leaseLane, Outcome: timeline.Accepted, Label: "acquire", Result: fmt.Sprintf("token %d", cas.ProcessAAcquired.Token)},
-		{Lane: laneB, At: bTries, Reaches: leaseLane, Outcome: timeline.Refused, Label: "acquire",
-			Result: refusedBy(res, cas.ProcessBWhileAHolds.Reason, cas.ProcessBWhileAHolds.Holder)},
+		{Lane: laneB, At: bTries, Reaches: leaseLane, Outcome: refusedMark(cas.ProcessBWhileAHolds.Result), Label: "acquire",
+			Result: tryResult(res, cas.ProcessBWhileAHolds)},
 		{Lane: laneA, At: aGives, Reaches: leaseLane, Outcome: releaseMark(cas.ProcessAReleased), Label: "release", Result: released(cas.ProcessAReleased)},
 		{Lane: laneB, At: bGets, Reaches: leaseLane, Outcome: timeline.Accepted, Label: "acquire", Result: fmt.Sprintf("token %d", cas.ProcessBNowAcquires.Token)},
 		{Lane: laneB, At: bGives, Reaches: leaseLane, Outcome: releaseMark(cas.ProcessBReleased), Label: "release", Result: released(cas.ProcessBReleased)},
@@ -106,10 +106,15 @@ func leasePanel(res result) timeline.Panel {
 	p.Values = []timeline.Value{
 		leaseValue(timeline.At(0), "", 0),
 		leaseValue(aGets, laneA, cas.ProcessAAcquired.Token),
+	}
+	if cas.ProcessBWhileAHolds.Result != "refused" {
+		p.Values = append(p.Values, timeline.Value{Lane: leaseLane, From: bTries, Text: "B took it from A",
+			Title: "process B acquired the actor lease while A held it: the compare-and-set let a second process in"})
+	}
+	p.Values = append(p.Values,
 		leaseValue(aGives, "", 0),
 		leaseValue(bGets, laneB, cas.ProcessBNowAcquires.Token),
-		leaseValue(bGives, "", 0),
-	}
+		leaseValue(bGives, "", 0))
 	return p
 }
 
@@ -201,6 +206,16 @@ func runPanel(res result) timeline.Panel {
 		{Lane: sr.Assignment, From: bDone, Text: res.SameActorNextAssignmentRelease},
 	}
 	return p
+}
+
+// tryResult is the words of B's try while A holds the lease: the
+// refusal, with the holder named as a process, or whatever B was told
+// instead.
+func tryResult(res result, r refusal) string {
+	if r.Result != "refused" {
+		return r.Result + ", while A holds it"
+	}
+	return refusedBy(res, r.Reason, r.Holder)
 }
 
 // answerOf is a refusal's words, or the result if it was not refused.

@@ -33,36 +33,44 @@ func (e *claimExperiment) SVG(w io.Writer, result any) error {
 		Axis:  stepAxis, Lanes: lanes(id, names...),
 	}
 	p.Values = append(p.Values, rowValue(id, timeline.At(0), mailbox.New, "", 0, 0))
-	var held *timeline.Span
+	// Every claim that won holds msg-1 from then on (one, unless the
+	// compare-and-set is broken), until a complete under its token.
+	var held []*timeline.Span
 	for _, c := range res.Claims {
 		e := timeline.Event{Lane: c.Worker, At: timeline.At(c.at), Reaches: rowLane, Label: "claim",
 			Outcome: outcomeMark(c.Result), Result: answer(c.Result, c.Reason)}
 		if c.Result == "claimed" {
 			e.Result = fmt.Sprintf("claimed: token %d", c.Token)
-			held = &timeline.Span{Lane: c.Worker, Kind: timeline.Lease, From: e.At,
-				Label: fmt.Sprintf("token %d · no lease end", c.Token)}
+			held = append(held, &timeline.Span{Lane: c.Worker, Kind: timeline.Lease, From: e.At,
+				Label: fmt.Sprintf("token %d · no lease end", c.Token)})
 			p.Values = append(p.Values, rowValue(id, e.At, mailbox.Claimed, c.Worker, c.Token, 0))
 		}
 		p.Events = append(p.Events, e)
 	}
+	p.Axis.To = int64(len(res.Claims)+len(res.Completes)) + 1
 	for _, c := range res.Completes {
 		at := timeline.At(c.at)
 		p.Events = append(p.Events, timeline.Event{Lane: c.Worker, At: at, Reaches: rowLane,
 			Label: fmt.Sprintf("complete, token %d", c.Token), Outcome: outcomeMark(c.Result), Result: answer(c.Result, c.Reason)})
-		if c.Result == "completed" {
-			p.Values = append(p.Values, rowValue(id, at, mailbox.Done, c.Worker, c.Token, 0))
-			if held != nil {
-				held.To = at
+		if c.Result != "completed" {
+			continue
+		}
+		// A complete writes the state and nothing else: the row it leaves
+		// is the one read at the end, DONE being final.
+		f := res.Final
+		p.Values = append(p.Values, rowValue(id, at, mailbox.State(f.State), f.ClaimOwner, f.Token, 0))
+		for _, h := range held {
+			if h.Lane == c.Worker && h.To == (timeline.Moment{}) {
+				h.To = at
 			}
 		}
-		p.Axis.To = max(p.Axis.To, c.at+1)
 	}
-	if held != nil {
-		if held.To == (timeline.Moment{}) {
-			held.To = timeline.At(p.Axis.To)
+	for _, h := range held {
+		if h.To == (timeline.Moment{}) {
+			h.To = timeline.At(p.Axis.To)
 		}
-		held.Title = fmt.Sprintf("%s holds %s from step %d to step %d: %s", held.Lane, id, held.From.At, held.To.At, held.Label)
-		p.Spans = append(p.Spans, *held)
+		h.Title = fmt.Sprintf("%s holds %s from step %d to step %d: %s", h.Lane, id, h.From.At, h.To.At, h.Label)
+		p.Spans = append(p.Spans, *h)
 	}
 	p.Notes = []string{fmt.Sprintf("At the end: %s is %s under token %d, owned by %s.", id, res.Final.State, res.Final.Token, res.Final.ClaimOwner)}
 	return drawOne(w, "fencelab claim",

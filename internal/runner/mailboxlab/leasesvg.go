@@ -102,10 +102,16 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 		m := seq.At(c.at)
 		p.Events = append(p.Events, timeline.Event{Lane: c.Worker, At: m, Reaches: rowLane,
 			Label: fmt.Sprintf("complete, token %d", c.Token), Outcome: outcomeMark(c.Result), Result: answer(c.Result, c.Reason)})
-		if l := current[c.Worker]; c.Result == "completed" && l != nil {
-			l.to, l.how = &m, fmt.Sprintf("ended by its complete at minute %d", c.at)
-			p.Values = append(p.Values, rowValue(id, m, mailbox.Done, c.Worker, c.Token, 0))
+		if c.Result != "completed" {
+			continue
 		}
+		if l := current[c.Worker]; l != nil && l.to == nil && c.at < l.until {
+			l.to, l.how = &m, fmt.Sprintf("ended by its complete at minute %d", c.at)
+		}
+		// A complete writes the state and nothing else: the row it leaves
+		// is the one read at the end, DONE being final.
+		f := res.Final
+		p.Values = append(p.Values, rowValue(id, m, mailbox.State(f.State), f.ClaimOwner, f.Token, 0))
 	}
 	if stalledFrom != nil && stalledTo != nil {
 		p.Spans = append(p.Spans, timeline.Span{Lane: workerA, Kind: timeline.Pause, From: *stalledFrom, To: *stalledTo,
@@ -143,9 +149,16 @@ func selfTakeoverPanel(st selfTakeover) timeline.Panel {
 			Outcome: outcomeMark(st.OldTokenComplete), Result: answer(st.OldTokenComplete, st.oldReason)},
 		timeline.Event{Lane: st.Worker, At: newComplete, Reaches: rowLane, Label: fmt.Sprintf("complete, token %d", st.SecondToken),
 			Outcome: outcomeMark(st.NewTokenComplete), Result: st.NewTokenComplete})
-	if st.NewTokenComplete == "completed" {
-		second.to, second.how = &newComplete, fmt.Sprintf("ended by its complete at minute %d", st.SecondMinute)
-		p.Values = append(p.Values, rowValue(id, newComplete, mailbox.Done, st.Worker, st.SecondToken, 0))
+	// A complete writes the state and nothing else: the row keeps the
+	// second claim's token, whichever complete was accepted.
+	for _, c := range []struct {
+		at     timeline.Moment
+		result string
+	}{{oldComplete, st.OldTokenComplete}, {newComplete, st.NewTokenComplete}} {
+		if c.result == "completed" && second.to == nil {
+			second.to, second.how = &c.at, fmt.Sprintf("ended by its complete at minute %d", st.SecondMinute)
+			p.Values = append(p.Values, rowValue(id, c.at, mailbox.Done, st.Worker, st.SecondToken, 0))
+		}
 	}
 	p.Spans = append(p.Spans, first.span(id), second.span(id))
 	return p
