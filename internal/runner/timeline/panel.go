@@ -1,10 +1,10 @@
 package timeline
 
-// This file lays out and draws one panel: its heading, its lanes from top
-// to bottom, the axis under them and the notes under the axis. A lane is
-// measured before anything is drawn: how many rows of labels it needs
-// above its bar line (span labels too long for their bar) and below it
-// (the labels of its marks and values), which fixes its height.
+// This file lays out one panel (draw.go draws it): its heading, its lanes
+// from top to bottom, the axis under them and the notes under the axis.
+// Each lane is measured before anything is drawn: how many rows of labels
+// it needs above its bar line (span labels) and below it (the labels of
+// its marks, and values too long for their band), which fixes its height.
 
 import (
 	"fmt"
