@@ -25,7 +25,7 @@ var (
 
 // fontFamily lists faces most systems have, all close to the widths the
 // layout assumes (see textWidth).
-const fontFamily = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+const fontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 // WriteSVG writes f as one standalone SVG document: an XML declaration,
 // one <svg> element with a white background (a README in a dark theme
