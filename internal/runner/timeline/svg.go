@@ -23,8 +23,8 @@ var (
 	ErrBackwards = errors.New("timeline: a span that ends before it begins")
 )
 
-// fontFamily lists faces most systems have, all close to the widths the
-// layout assumes (see textWidth).
+// fontFamily lists faces most systems have, none wider than the widths
+// the layout assumes (see textWidth).
 const fontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 // WriteSVG writes f as one standalone SVG document: an XML declaration,
