@@ -57,6 +57,10 @@ type result struct {
 	SameActorNextAssignmentRelease string       `json:"same_actor_next_assignment_after_release"`
 	ProcessIDs                     []string     `json:"process_ids"`
 	OSPids                         []int        `json:"os_pids"`
+	// For the picture only: process A's run at minute 2, and process B's
+	// answer to its next try at minute 3.
+	firstRun actor.Run
+	nextTry  reply
 }
 
 type leaseCAS struct {
@@ -174,6 +178,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	res.firstRun = run
 	res.FirstProcessAssignment = assignment{Assignment: asgFirst, State: string(first.State), Refused: string(reason)}
 	res.SecondProcessSameActor = secondRun{Outcome: second.Result, Category: second.Reason,
 		Assignment: asgSecond, ProviderInvoked: second.ProviderInvoked, ProcessID: hello.ProcessID}
@@ -184,6 +189,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	res.SameActorNextAssignmentRelease = next.State
+	res.nextTry = next
 
 	if err := b.WaitClean(); err != nil {
 		return nil, err

@@ -39,6 +39,9 @@ type reply struct {
 	Token           int64  `json:"token,omitempty"`
 	State           string `json:"state,omitempty"` // the assignment's committed state afterwards
 	ProviderInvoked bool   `json:"provider_invoked"`
+	// A run's lease and attempt tokens, when it got that far.
+	LeaseToken   int64 `json:"lease_token,omitempty"`
+	AttemptToken int64 `json:"attempt_token,omitempty"`
 }
 
 func runWorker(ctx context.Context, args []string, link *worker.Link) error {
@@ -101,6 +104,7 @@ func (w *workerState) do(ctx context.Context, req request) (reply, error) {
 				rep.Result = string(run.State)
 			}
 		}
+		rep.LeaseToken, rep.AttemptToken = run.Lease.Token, run.Attempt.Token
 		asg, err := w.proc.Assignment(ctx, req.Assignment)
 		if err != nil {
 			return rep, err

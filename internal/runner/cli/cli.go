@@ -46,6 +46,21 @@ type TextExperiment interface {
 	Text(w io.Writer, result any) error
 }
 
+// SVGExperiment is an Experiment that can draw its result as a picture
+// (package timeline). Only such commands accept --format svg.
+type SVGExperiment interface {
+	Experiment
+	SVG(w io.Writer, result any) error
+}
+
+// FormatChecker is an Experiment whose parsed flags can leave nothing to
+// draw in a format it otherwise accepts: naive --race has no timeline to
+// picture. CheckFormat runs after the flags are parsed and before
+// Validate; an error from it is misuse (exit status 2).
+type FormatChecker interface {
+	CheckFormat(format string) error
+}
+
 // Env is what the frame hands a running experiment.
 type Env struct {
 	Dir    string    // a fresh temporary directory, removed afterwards unless --keep

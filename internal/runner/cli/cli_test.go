@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -208,4 +209,96 @@ func TestLongArgumentsAreShortened(t *testing.T) {
 			assert.Check(t, cmp.Len(left, 0))
 		})
 	}
+}
+
+// drawing is an experiment that can also draw its result as SVG, unless
+// its --flat flag leaves nothing to draw.
+type drawing struct {
+	flat    *bool
+	drawErr error
+}
+
+func (drawing) Validate() error { return nil }
+
+func (drawing) Run(context.Context, cli.Env) (any, error) {
+	return map[string]any{"command": "drawing"}, nil
+}
+
+func (d drawing) SVG(w io.Writer, result any) error {
+	if d.drawErr != nil {
+		fmt.Fprint(w, "<svg>half a picture")
+		return d.drawErr
+	}
+	_, err := fmt.Fprintf(w, "<svg>%v</svg>\n", result.(map[string]any)["command"])
+	return err
+}
+
+func (d drawing) CheckFormat(format string) error {
+	if format == "svg" && *d.flat {
+		return cli.Usagef("--format svg: a --flat run has nothing to draw")
+	}
+	return nil
+}
+
+var (
+	_ cli.SVGExperiment = drawing{}
+	_ cli.FormatChecker = drawing{}
+)
+
+var failDraw error
+
+func init() {
+	commands = append(commands, cli.Command{
+		Name:    "drawing",
+		Summary: "a command that draws its run",
+		New: func(fs *flag.FlagSet) cli.Experiment {
+			return drawing{flat: fs.Bool("flat", false, "leave nothing to draw"), drawErr: failDraw}
+		},
+	})
+}
+
+// TestSVGFormatOnlyWhereThereIsAPicture: --format svg prints the drawing
+// of a command that draws; a command that does not, or a run whose flags
+// leave nothing to draw, is misuse (2, one line, nothing on stdout, no
+// file), and the misuse line names svg among the formats where it is one.
+func TestSVGFormatOnlyWhereThereIsAPicture(t *testing.T) {
+	code, stdout, stderr, left := run(t, "drawing", "--format", "svg")
+	assert.Equal(t, code, 0, "stderr: %s", stderr)
+	assert.Equal(t, stdout, "<svg>drawing</svg>\n")
+	assert.Check(t, cmp.Len(left, 0))
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"not-drawn", []string{"probe", "--format", "svg"}, `fencelab probe: --format "svg" is not allowed: want one of json` + "\n"},
+		{"unknown-format", []string{"drawing", "--format", "png"}, `fencelab drawing: --format "png" is not allowed: want one of json, svg` + "\n"},
+		{"nothing-to-draw", []string{"drawing", "--flat", "--format", "svg"}, "fencelab drawing: --format svg: a --flat run has nothing to draw\n"},
+		{"allowed-names-svg", []string{"drawing", "--bogus"}, "fencelab drawing: flag provided but not defined: -bogus (allowed: --flat, --format json|svg, --keep)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr, left := run(t, tc.args...)
+			assert.Equal(t, code, 2, "exit status of misuse %q", tc.args)
+			assert.Equal(t, stdout, "", "misuse must print nothing on stdout")
+			assert.Equal(t, stderr, tc.want)
+			assert.Check(t, cmp.Len(left, 0), "misuse left files behind: %v", left)
+		})
+	}
+	// A flag that leaves nothing to draw is no misuse in JSON.
+	code, stdout, _, _ = run(t, "drawing", "--flat")
+	assert.Equal(t, code, 0)
+	assert.Equal(t, stdout, "{\n  \"command\": \"drawing\"\n}\n")
+}
+
+// TestFailedDrawingPrintsNothing: a drawing that fails half-way exits 1
+// with one line, and none of it reaches stdout.
+func TestFailedDrawingPrintsNothing(t *testing.T) {
+	failDraw = errors.New("lane x is not in the panel")
+	t.Cleanup(func() { failDraw = nil })
+	code, stdout, stderr, left := run(t, "drawing", "--format", "svg")
+	assert.Equal(t, code, 1)
+	assert.Equal(t, stdout, "", "a failed drawing must print nothing, not half a picture")
+	assert.Equal(t, stderr, "fencelab drawing: write result: lane x is not in the panel\n")
+	assert.Check(t, cmp.Len(left, 0))
 }

@@ -3,6 +3,7 @@ package cli
 // This file holds Main: the common rules every runner command follows.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,7 @@ import (
 // Main runs the command named by args[0] and returns the exit status:
 // 0 the experiment ran, 1 it failed, was interrupted (ctx cancelled) or
 // found a violation (a *Finding), 2 misuse. stdout receives exactly one
-// JSON document (or the text drawing) and nothing else, and only when the
+// JSON document (or the text or SVG drawing) and nothing else, and only when the
 // status is 0 or the experiment returned a *Finding with its result.
 func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -41,12 +42,17 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	exp := cmd.New(fs)
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path on stderr")
 	// Every command prints JSON; those that can also draw their run for a
-	// person accept --format text.
+	// person accept --format text, and those with a timeline --format svg.
 	formats := []string{"json"}
 	textExp, drawsText := exp.(TextExperiment)
 	if drawsText {
 		formats = append(formats, "text")
 	}
+	svgExp, drawsSVG := exp.(SVGExperiment)
+	if drawsSVG {
+		formats = append(formats, "svg")
+	}
+	draw := drawer{text: textExp, svg: svgExp}
 	var format string
 	fs.StringVar(&format, "format", "json", "output `"+strings.Join(formats, "|")+"`")
 
@@ -62,6 +68,9 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 			fs.Arg(0), allowedFlags(fs)), args)
 	}
 	err = OneOf("format", format, formats)
+	if fc, ok := exp.(FormatChecker); ok && err == nil {
+		err = fc.CheckFormat(format)
+	}
 	if err == nil {
 		err = exp.Validate()
 	}
@@ -97,7 +106,7 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		if *keep {
 			fmt.Fprintf(stderr, "%s: %s\n", prefix, cleanup)
 		}
-		if code := printResult(stdout, stderr, prefix, format, textExp, result); code != 0 {
+		if code := printResult(stdout, stderr, prefix, format, draw, result); code != 0 {
 			return code
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, oneLine(finding.Error()))
@@ -112,16 +121,30 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	case *keep:
 		fmt.Fprintf(stderr, "%s: %s\n", prefix, cleanup)
 	}
-	return printResult(stdout, stderr, prefix, format, textExp, result)
+	return printResult(stdout, stderr, prefix, format, draw, result)
+}
+
+// drawer is what an experiment can draw besides JSON; a nil field is a
+// format the command does not accept.
+type drawer struct {
+	text TextExperiment
+	svg  SVGExperiment
 }
 
 // printResult prints result on stdout in format and returns 0, or 1 with
-// a line on stderr if it cannot be written.
-func printResult(stdout, stderr io.Writer, prefix, format string, textExp TextExperiment, result any) int {
+// a line on stderr if it cannot be written. A drawing is made in memory
+// first, so a drawing that fails half-way prints nothing.
+func printResult(stdout, stderr io.Writer, prefix, format string, draw drawer, result any) int {
 	var err error
-	if format == "text" {
-		err = textExp.Text(stdout, result)
-	} else {
+	switch format {
+	case "text":
+		err = draw.text.Text(stdout, result)
+	case "svg":
+		var b bytes.Buffer
+		if err = draw.svg.SVG(&b, result); err == nil {
+			_, err = b.WriteTo(stdout)
+		}
+	default:
 		err = WriteJSON(stdout, result)
 	}
 	if err != nil {

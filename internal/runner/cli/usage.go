@@ -16,7 +16,7 @@ func printUsage(w io.Writer, cmds []Command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-12s %s\n", c.Name, c.Summary)
 	}
-	fmt.Fprintf(w, "\nRun 'fencelab <command> -h' for a command's flags. Output is one JSON document on stdout.\n")
+	fmt.Fprintf(w, "\nRun 'fencelab <command> -h' for a command's flags. Output is one JSON document on\nstdout, or with --format text or --format svg a drawing of the run, where a command has one.\n")
 }
 
 func printCommandUsage(w io.Writer, cmd Command, fs *flag.FlagSet) {

@@ -58,6 +58,9 @@ type staleCopy struct {
 	StateAfter      string `json:"state_after"`
 	OwnerAfter      string `json:"owner_after"`
 	RetryCountAfter int    `json:"retry_count_after"`
+	// For the picture only: the two claims' minutes and lease ends.
+	presentedAt, currentAt       int64
+	presentedUntil, currentUntil int64
 }
 
 func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
@@ -107,17 +110,19 @@ func retryFromStaleCopy(ctx context.Context, box *mailbox.Mailbox, clk *clock.Lo
 	if err := box.Add(ctx, sc.Message, "Reorder sprinkles"); err != nil {
 		return sc, err
 	}
-	clk.Set(200)
+	sc.presentedAt, sc.currentAt = 200, 200+leaseMinutes
+	clk.Set(sc.presentedAt)
 	old, err := box.Claim(ctx, sc.Message, workerA)
 	if err != nil {
 		return sc, err
 	}
-	clk.Set(200 + leaseMinutes)
+	clk.Set(sc.currentAt)
 	cur, err := box.Claim(ctx, sc.Message, workerB)
 	if err != nil {
 		return sc, err
 	}
 	sc.PresentedToken, sc.CurrentToken = old.Token, cur.Token
+	sc.presentedUntil, sc.currentUntil = old.ExpiresAt, cur.ExpiresAt
 	v, err := box.DeadLetter(ctx, sc.Message, old.Token)
 	out, err := outcomeOf(string(v), err)
 	if err != nil {

@@ -58,6 +58,10 @@ type selfTakeover struct {
 	SecondToken      int64  `json:"second_token"`
 	OldTokenComplete string `json:"old_token_complete"`
 	NewTokenComplete string `json:"new_token_complete"`
+	// For the picture only: when each lease would end, and why the old
+	// token's complete was refused.
+	firstExpires, secondExpires int64
+	oldReason                   string
 }
 
 func (leaseExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
@@ -97,7 +101,7 @@ func (leaseExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Completes = append(res.Completes, claimEvent{Worker: w, Token: tokens[w], Outcome: out})
+		res.Completes = append(res.Completes, claimEvent{Worker: w, Token: tokens[w], Outcome: out, at: clk.Now()})
 	}
 	msg, err := box.Get(ctx, "msg-2")
 	if err != nil {
@@ -149,15 +153,17 @@ func takeOverOwnLease(ctx context.Context, box *mailbox.Mailbox, clk *clock.Logi
 		return st, err
 	}
 	st.FirstToken, st.SecondToken = first.Token, second.Token
+	st.firstExpires, st.secondExpires = first.ExpiresAt, second.ExpiresAt
 	for _, c := range []struct {
 		tok    int64
 		result *string
-	}{{first.Token, &st.OldTokenComplete}, {second.Token, &st.NewTokenComplete}} {
+		reason *string
+	}{{first.Token, &st.OldTokenComplete, &st.oldReason}, {second.Token, &st.NewTokenComplete, new(string)}} {
 		out, err := outcomeOf("completed", box.Complete(ctx, st.Message, workerA, c.tok))
 		if err != nil {
 			return st, err
 		}
-		*c.result = out.Result
+		*c.result, *c.reason = out.Result, out.Reason
 	}
 	if st.SecondToken == 0 {
 		return st, fmt.Errorf("second claim of %s returned no token", st.Message)

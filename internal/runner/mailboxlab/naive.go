@@ -26,6 +26,10 @@ type naiveResult struct {
 	Workers     []naiveWorker `json:"workers"`
 	OwnerOnDisk string        `json:"owner_on_disk"`
 	Believers   int           `json:"believers"`
+	// ownerAfter is the owner on disk right after each worker's write,
+	// read through a connection of the runner's own: the picture's row.
+	// The JSON leaves it out.
+	ownerAfter []string
 }
 
 type naiveWorker struct {
@@ -63,6 +67,7 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		})
 	}
 	// Handshake 2: each worker that decided to claim writes, in turn.
+	res.ownerAfter = make([]string, len(names))
 	for i := range names {
 		if !res.Workers[i].DecidedToClaim {
 			continue
@@ -75,6 +80,11 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if rep.Believes {
 			res.Believers++
 		}
+		msg, err := readMessage(ctx, env.Dir, "msg-1")
+		if err != nil {
+			return nil, err
+		}
+		res.ownerAfter[i] = msg.Owner
 	}
 	if err := crew.Wait(); err != nil {
 		return nil, err

@@ -77,6 +77,9 @@ type rehost struct {
 	Host        string      `json:"host"`
 	Incarnation int64       `json:"incarnation"`
 	OldCallback oldCallback `json:"old_callback"`
+	// For the picture only: when the new run's session lease and its
+	// host's lease end.
+	expiresAt, hostUntil int64
 }
 
 type oldCallback struct {
@@ -153,11 +156,12 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	// old callback from kiosk-a's first run arrives once more. Same host,
 	// same session: only the incarnation tells the runs apart.
 	clk.Set(30)
-	_, again, err := claim(ctx, a)
+	ev, again, err := claim(ctx, a)
 	if err != nil {
 		return nil, err
 	}
-	res.Rehost = rehost{Minute: 30, Host: kioskA, Incarnation: again.Incarnation}
+	res.Rehost = rehost{Minute: 30, Host: kioskA, Incarnation: again.Incarnation,
+		expiresAt: again.ExpiresAt, hostUntil: ev.HostLeaseExpiresAt}
 	clk.Set(31)
 	out, err := finish(ctx, a, claims[0], "order for table 4")
 	if err != nil {

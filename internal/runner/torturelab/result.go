@@ -34,6 +34,8 @@ type result struct {
 	Audit       audit.Findings `json:"audit"`
 	Plan        runPlan        `json:"plan"`
 	Seconds     float64        `json:"seconds"`
+	// story is what the picture draws; the JSON leaves it out.
+	story story
 }
 
 // refused counts the refusals the workers were told, by reason.

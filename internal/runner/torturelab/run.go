@@ -49,6 +49,7 @@ func stallLimit(leaseMs int64) time.Duration {
 // beside the result.
 func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, error) {
 	began := time.Now()
+	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
 	c := &coordinator{
 		plan:    p,
 		ledger:  filepath.Join(env.Dir, ledgerFile),
@@ -93,6 +94,7 @@ func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, er
 	f := audit.Audit(l, logs)
 	res := summarize(p, messages, logs, l, f)
 	res.Killed, res.Ended = c.kills, ended
+	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, findings: f}
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
 	if !f.Clean() {
 		return res, cli.Findingf("%s", f.Summary())
@@ -125,7 +127,8 @@ type coordinator struct {
 	owners          []string                 // the owner name of each slot's current process
 	killed          map[*worker.Process]bool // processes killed on purpose
 	exits           chan exited
-	kills           int // kills done
+	kills           int        // kills done
+	killedAt        []killMark // when each was done, for the picture
 }
 
 // exited says that the process in slot, named owner, has ended.
@@ -237,6 +240,7 @@ func (c *coordinator) kill(k plannedKill) error {
 	c.killed[c.crew.Member(k.slot)] = true
 	c.crew.Kill(k.slot)
 	c.kills++
+	c.killedAt = append(c.killedAt, killMark{atMs: clock.Wall{}.Now(), slot: k.slot, worker: k.Worker, restartAs: k.RestartAs})
 	c.owners[k.slot] = k.RestartAs
 	if _, err := c.crew.Replace(k.slot, c.args(k.slot, k.start, k.RestartAs)...); err != nil {
 		return err

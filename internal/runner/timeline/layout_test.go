@@ -1,0 +1,121 @@
+package timeline
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gotest.tools/v3/assert"
+)
+
+// TestAxisKeepsTheOrderOfMoments: a later moment is never drawn left of
+// an earlier one, and things at one instant are drawn apart, in their
+// order, before the next instant.
+func TestAxisKeepsTheOrderOfMoments(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		var ms []Moment
+		for range 1 + r.IntN(20) {
+			ms = append(ms, Moment{At: r.Int64N(60), Step: r.IntN(4)})
+		}
+		exact := round%2 == 0
+		sc := newScale(plotLeft, plotRight-plotLeft, 0, 0, ms, ms, exact)
+		slices.SortFunc(ms, func(a, b Moment) int {
+			if a.before(b) {
+				return -1
+			}
+			if b.before(a) {
+				return 1
+			}
+			return 0
+		})
+		for i := 1; i < len(ms); i++ {
+			x0, x1 := sc.x(ms[i-1]), sc.x(ms[i])
+			switch {
+			case ms[i] == ms[i-1]:
+				assert.Equal(t, x0, x1, "one moment, two places")
+			case ms[i].At == ms[i-1].At:
+				assert.Assert(t, x1-x0 >= sc.slot*(ms[i].Step-ms[i-1].Step), "steps %v and %v of one instant are %d px apart; want a slot each (%d)", ms[i-1], ms[i], x1-x0, sc.slot)
+			default:
+				assert.Assert(t, x1 > x0, "%v is drawn at %d, not right of %v at %d", ms[i], x1, ms[i-1], x0)
+			}
+		}
+		for _, m := range ms {
+			assert.Assert(t, sc.x(m) >= plotLeft && sc.x(m) <= plotRight, "%v is drawn at %d, off the plot", m, sc.x(m))
+		}
+	}
+}
+
+// TestCloseMarksArePushedApart: two marked instants one minute apart on
+// a long axis are drawn at least minGap apart, unless the axis is exact.
+func TestCloseMarksArePushedApart(t *testing.T) {
+	ms := []Moment{At(0), At(30), At(31), At(60)}
+	sc := newScale(plotLeft, plotRight-plotLeft, 0, 0, ms, ms, false)
+	assert.Assert(t, sc.x(At(31))-sc.x(At(30)) >= minGap, "marks at 30 and 31 drawn %d px apart; want at least %d", sc.x(At(31))-sc.x(At(30)), minGap)
+	exact := newScale(plotLeft, plotRight-plotLeft, 0, 0, ms, ms, true)
+	assert.Equal(t, exact.x(At(30))-exact.x(At(0)), exact.x(At(60))-exact.x(At(30)), "an exact axis must stay linear")
+}
+
+// TestLabelsInOneRowNeverOverlap: rows puts no two labels of one row on
+// top of each other, whatever order they come in.
+func TestLabelsInOneRowNeverOverlap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		var es []extent
+		for range 1 + r.IntN(30) {
+			x := r.IntN(800)
+			es = append(es, extent{x0: x, x1: x + 20 + r.IntN(200), key: x})
+		}
+		row, n := rowsInOrder(es)
+		for i := range es {
+			assert.Assert(t, row[i] >= 0 && row[i] < n)
+			for j := range i {
+				if row[i] != row[j] {
+					continue
+				}
+				a, b := es[i], es[j]
+				assert.Assert(t, a.x1+labelGap <= b.x0 || b.x1+labelGap <= a.x0,
+					"labels %v and %v share row %d and overlap", a, b, row[i])
+			}
+		}
+	}
+}
+
+// TestMarksOfALaneGetTheirOwnRows: measured on a real lane, the labels
+// of marks crowded into one stretch of time each get room of their own.
+func TestMarksOfALaneGetTheirOwnRows(t *testing.T) {
+	p := Panel{Title: "crowd", Lanes: []Lane{{ID: "w", Label: "w"}}}
+	for i := range 8 {
+		p.Events = append(p.Events, Event{Lane: "w", At: At(int64(i)), Outcome: Refused, Label: "claim", Result: "refused: lease_held by worker-b"})
+	}
+	pp, err := planPanel(p)
+	assert.NilError(t, err)
+	evs := pp.lanes[0].events
+	for i := range evs {
+		for j := range i {
+			if evs[i].row != evs[j].row {
+				continue
+			}
+			wi := linesWidth(smallSize+1, evs[i].e.Label, evs[i].e.Result)
+			wj := linesWidth(smallSize+1, evs[j].e.Label, evs[j].e.Result)
+			assert.Assert(t, evs[i].lx >= evs[j].lx+wj || evs[j].lx >= evs[i].lx+wi,
+				"the labels of marks %d and %d overlap in row %d", j, i, evs[i].row)
+		}
+	}
+}
+
+// TestTicksAreRoundAndReadable: the axis labels round numbers, at least
+// minTickGap apart.
+func TestTicksAreRoundAndReadable(t *testing.T) {
+	for _, tc := range []struct {
+		span, avail, want int64
+	}{
+		{6, 600, 1},
+		{40, 600, 5},
+		{40, 300, 5},
+		{1800, 770, 200},
+		{0, 770, 1},
+	} {
+		assert.Equal(t, tickStep(tc.span, tc.avail), tc.want, "tickStep(%d, %d)", tc.span, tc.avail)
+	}
+}

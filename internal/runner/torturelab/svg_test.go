@@ -1,0 +1,111 @@
+package torturelab
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/runner/timeline"
+)
+
+// began is the wall-clock instant the made-up runs below begin at.
+const began = 1_700_000_000_000
+
+// madeUpRun is a two-slot run told by hand: worker-a claims msg-1 and
+// msg-2, is killed and comes back as worker-a2, which takes msg-2 over;
+// worker-b claims msg-1 after worker-a's lease, and both complete msg-1.
+func madeUpRun(findings audit.Findings) *result {
+	logs := []audit.Log{
+		{Owner: "worker-a", Slot: 0, Start: 1, Records: []audit.Record{
+			{Op: "claim", ID: "msg-1", Token: 1, Result: audit.Claimed, At: began + 100},
+			{Op: "claim", ID: "msg-2", Token: 2, Result: audit.Claimed, At: began + 150},
+			{Op: "complete", ID: "msg-1", Token: 1, Result: audit.Completed, At: began + 700},
+		}},
+		{Owner: "worker-a2", Slot: 0, Start: 2, Records: []audit.Record{
+			{Op: "claim", ID: "msg-2", Token: 4, Result: audit.Claimed, Takeover: true, At: began + 800},
+		}},
+		{Owner: "worker-b", Slot: 1, Start: 1, Records: []audit.Record{
+			{Op: "claim", ID: "msg-1", Token: 3, Result: audit.Claimed, Takeover: true, At: began + 400},
+			{Op: "complete", ID: "msg-1", Token: 3, Result: audit.Completed, At: began + 450},
+		}},
+	}
+	res := &result{Seed: 7, Processes: 2, Messages: 2, LeaseMs: 40, Audit: findings,
+		Plan: runPlan{Owners: []string{"worker-a", "worker-b", "worker-a2"},
+			Kills: []plannedKill{{Worker: "worker-a", RestartAs: "worker-a2", slot: 0, start: 2}}}}
+	res.story = story{beganMs: began, endedMs: began + 1000, logs: logs, findings: findings,
+		kills: []killMark{{atMs: began + 750, slot: 0, worker: "worker-a", restartAs: "worker-a2"}}}
+	return res
+}
+
+var doubleCompletion = audit.Findings{DoubleCompletions: 1, IntegrityCheck: "ok",
+	Violations: []audit.Violation{{Kind: audit.DoubleCompletion, ID: "msg-1",
+		Detail: "msg-1 was completed twice: by worker-b with token 3, and by worker-a with token 1"}}}
+
+// TestTortureSummaryMarksTheFirstViolation: a run whose audit found a
+// violation gets a line at the moment it happened (here the second
+// complete of msg-1, 700 ms in), named in words.
+func TestTortureSummaryMarksTheFirstViolation(t *testing.T) {
+	f := figure(madeUpRun(doubleCompletion))
+	rules := f.Panels[0].Rules
+	assert.Assert(t, cmp.Len(rules, 1), "a run with a violation must mark the first one")
+	assert.Equal(t, rules[0].At, timeline.At(700), "the line must stand where the second complete was accepted")
+	assert.Equal(t, rules[0].Label, "first violation: double completion (msg-1)")
+
+	var b bytes.Buffer
+	assert.NilError(t, timeline.WriteSVG(&b, f))
+	wellFormed(t, b.String())
+	assert.Check(t, cmp.Contains(b.String(), "first violation: double completion (msg-1)"))
+	if path := os.Getenv("FENCELAB_PICTURE"); path != "" {
+		// A way to look at the picture: FENCELAB_PICTURE=/tmp/v.svg go test -run Violation
+		assert.NilError(t, os.WriteFile(path, b.Bytes(), 0o644))
+	}
+}
+
+// TestCleanTortureSummaryHasNoViolationLine: a clean audit draws no
+// violation line, and its counts read 0.
+func TestCleanTortureSummaryHasNoViolationLine(t *testing.T) {
+	f := figure(madeUpRun(audit.Findings{IntegrityCheck: "ok"}))
+	assert.Check(t, cmp.Len(f.Panels[0].Rules, 0))
+	assert.Check(t, cmp.Contains(f.Panels[0].Notes[0], "double completions 0"))
+}
+
+// TestTortureSummaryCountsEveryClaimOnItsSlot: each slot's tallies add up
+// to the claims its processes were told they won (the replacement's on
+// the slot of the process it replaced), and the takeovers among them;
+// the kill is a mark on its slot.
+func TestTortureSummaryCountsEveryClaimOnItsSlot(t *testing.T) {
+	p := figure(madeUpRun(audit.Findings{IntegrityCheck: "ok"})).Panels[0]
+	sum := map[string][2]int{}
+	for _, ty := range p.Tallies {
+		s := sum[ty.Lane]
+		s[ty.Series] += ty.Count
+		sum[ty.Lane] = s
+	}
+	assert.DeepEqual(t, sum, map[string][2]int{"slot-0": {3, 1}, "slot-1": {1, 1}})
+	assert.Equal(t, p.Lanes[0].Note, "then worker-a2")
+	assert.Assert(t, cmp.Len(p.Events, 1))
+	assert.Equal(t, p.Events[0].Lane, "slot-0")
+	assert.Equal(t, p.Events[0].Outcome, timeline.Killed)
+	assert.Equal(t, p.Events[0].At, timeline.At(750))
+}
+
+// wellFormed fails the test unless doc is one well-formed XML document.
+func wellFormed(t *testing.T, doc string) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(doc))
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		assert.NilError(t, err, "the picture is not well-formed XML")
+	}
+}
