@@ -1,8 +1,10 @@
 package weakening
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -62,4 +64,40 @@ func TestLoadSetsAsideNamesUsedTwice(t *testing.T) {
 		assert.Assert(t, cmp.Len(ch.Broken, 1))
 		assert.Check(t, cmp.ErrorIs(ch.Broken[0].Err, ErrDuplicateName), "%s: %v; want ErrDuplicateName", ch.Name, ch.Broken[0].Err)
 	}
+}
+
+// TestReadmeQuotesMatchTheCatalog holds every weakening edit a chapter
+// README quotes (the file, the text to replace and its replacement) to
+// the catalog file it copies: a quote the catalog no longer says would
+// send a learner to make an edit nobody grades.
+func TestReadmeQuotesMatchTheCatalog(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	assert.NilError(t, err)
+	cat, err := Load(root)
+	assert.NilError(t, err)
+	quotes := 0
+	for _, ch := range cat.Chapters {
+		readme := filepath.Join(root, ChaptersDir, ch.Name, "README.md")
+		data, err := os.ReadFile(readme)
+		if err != nil {
+			continue
+		}
+		for _, q := range Quotes(data) {
+			quotes++
+			where := fmt.Sprintf("%s/%s/README.md:%d", ChaptersDir, ch.Name, q.Line)
+			w, ok := cat.Lookup(q.Weakening)
+			if !ok {
+				t.Errorf("%s quotes an edit after 'drill try %s', which is no weakening", where, q.Weakening)
+				continue
+			}
+			if q.File != w.File {
+				t.Errorf("%s quotes %s's edit in %s; the catalog edits %s", where, w.Name, q.File, w.File)
+			}
+			if !slices.ContainsFunc(w.Edits, func(e Edit) bool { return e.Before == q.Before && e.After == q.After }) {
+				t.Errorf("%s quotes an edit of %s that its catalog file %s does not make", where, w.Name, w.Path)
+			}
+		}
+	}
+	assert.Assert(t, quotes > 0, "no chapter README quotes an edit: the pattern no longer finds them")
 }
