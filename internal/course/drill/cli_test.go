@@ -5,6 +5,7 @@ package drill
 
 import (
 	"encoding/json"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -202,4 +203,21 @@ func TestCheckHumanOutputEndsWithTheTable(t *testing.T) {
 	assert.Check(t, cmp.Regexp(`\[1/1\] caught   ch03_green ceiling-ignored \([0-9.]+s\)\n`, stdout))
 	assert.Check(t, cmp.Regexp(`(?m)^ch03_green  ceiling-ignored  caught   [0-9.]+ +TestCeilingHolds$`, stdout))
 	assert.Check(t, cmp.Regexp(`(?m)^drill check: ok: 1 weakenings: 1 caught, 0 survived, 0 invalid; 0 tests never failing \(0 excused\); [0-9.]+s$`, stdout))
+}
+
+// TestCheckAndMutateLeaveNothingInTMPDIR runs alone: it points TMPDIR at
+// a folder of its own to see that check and mutate remove every scratch
+// file, their test binaries' temporary files included.
+func TestCheckAndMutateLeaveNothingInTMPDIR(t *testing.T) {
+	slow(t)
+	scratch := t.TempDir()
+	t.Setenv("TMPDIR", scratch)
+	root := fixtureRoot(t)
+	code, _, stderr := runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 0), "check: %s", stderr)
+	code, _, stderr = runTool(t, root, "mutate", "counter", "--json")
+	assert.Check(t, code == 0 || code == 1, "mutate ran: %s", stderr)
+	left, err := os.ReadDir(scratch)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(left, 0), "check and mutate left files in TMPDIR: %v", left)
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
+	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // The fixture's exercises, all in chapter ch03_green.
@@ -471,4 +473,64 @@ func TestShowHidesTheFaultOfTheStartedExercise(t *testing.T) {
 	assert.Check(t, !strings.Contains(stdout, "if false"), "show gives away the hidden fault of a started exercise:\n%s", stdout)
 	assert.Check(t, !strings.Contains(stdout, "Add never looks at the ceiling"), "show gives away the fault's summary:\n%s", stdout)
 	assert.Check(t, cmp.Contains(stdout, "Hidden while exercise fix-ceiling is started"))
+}
+
+// TestInterruptedCommandsChangeNothing stops start, verify and grade with
+// Ctrl-C: each says "interrupted", exits 1, counts nothing and leaves the
+// tree as it was.
+func TestInterruptedCommandsChangeNothing(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	before := snapshot(t, root)
+	interrupted, cancel := context.WithCancel(t.Context())
+	cancel()
+	run := func(ctx context.Context, args ...string) (int, string) {
+		var out, errOut strings.Builder
+		code := (&Tool{Root: root, Stdout: &out, Stderr: &errOut, Timeout: fixtureTimeout}).Run(ctx, args)
+		return code, out.String() + errOut.String()
+	}
+
+	code, out := run(interrupted, "start", "test-ceiling")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Equal(out, "drill start: interrupted\n"))
+	assert.Check(t, cmp.DeepEqual(snapshot(t, root), before), "an interrupted start leaves the tree as it was")
+
+	code, out = run(t.Context(), "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), out)
+	started := snapshot(t, root)
+	code, out = run(interrupted, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Equal(out, "drill verify: interrupted\n"), "an interrupted verify says so, and blames no compile error")
+	assert.Check(t, cmp.DeepEqual(snapshot(t, root), started), "an interrupted verify leaves the tree as it was")
+	prog, err := exercise.LoadProgress(root)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(prog.Exercises["fix-ceiling"].Verifies, 0), "an interrupted verify is not counted")
+
+	code, out = run(interrupted, "grade")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(out, "drill grade: interrupted\n"))
+}
+
+func TestListFollowsTheChaptersTeachingOrder(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	assert.NilError(t, err)
+	code, stdout, _ := runTool(t, root, "list", "ch02")
+	assert.Assert(t, cmp.Equal(code, 0))
+	var listed []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") {
+			listed = append(listed, strings.TrimSpace(l))
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "chapters", "ch02_cas_claim", "README.md"))
+	assert.NilError(t, err)
+	var taught []string
+	for _, n := range weakening.TryNames(readme) {
+		if !slices.Contains(taught, n) {
+			taught = append(taught, n)
+		}
+	}
+	assert.Assert(t, len(taught) > 1)
+	assert.DeepEqual(t, listed[:len(taught)], taught)
 }

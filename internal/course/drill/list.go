@@ -7,6 +7,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/weakening"
@@ -38,7 +41,7 @@ func (t *Tool) list(_ context.Context, args []string) error {
 		if i > 0 {
 			fmt.Fprintln(t.Stdout)
 		}
-		t.listChapter(ch)
+		t.listChapter(ch, teachingOrder(cat.Root, ch))
 	}
 	if len(names) == 0 {
 		fmt.Fprintf(t.Stdout, "\nRun 'go run ./tools/drill show NAME' to see an edit, 'go run ./tools/drill try NAME' to run it.\n")
@@ -46,8 +49,24 @@ func (t *Tool) list(_ context.Context, args []string) error {
 	return nil
 }
 
-// listChapter prints one chapter's weakenings.
-func (t *Tool) listChapter(ch *weakening.Chapter) {
+// teachingOrder returns ch's weakenings in the order its text teaches
+// them (the order of its try lines), any the text does not name last.
+func teachingOrder(root string, ch *weakening.Chapter) []*weakening.Weakening {
+	readme, _ := os.ReadFile(filepath.Join(root, weakening.ChaptersDir, ch.Name, "README.md"))
+	order := weakening.TryNames(readme)
+	rank := func(w *weakening.Weakening) int {
+		if i := slices.Index(order, w.Name); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	ws := slices.Clone(ch.Weakenings)
+	slices.SortStableFunc(ws, func(a, b *weakening.Weakening) int { return rank(a) - rank(b) })
+	return ws
+}
+
+// listChapter prints one chapter's weakenings, in ws's order.
+func (t *Tool) listChapter(ch *weakening.Chapter, ws []*weakening.Weakening) {
 	n := len(ch.Weakenings) + len(ch.Broken)
 	switch n {
 	case 0:
@@ -58,7 +77,7 @@ func (t *Tool) listChapter(ch *weakening.Chapter) {
 	default:
 		fmt.Fprintf(t.Stdout, "%s: %d weakenings\n", ch.Name, n)
 	}
-	for _, w := range ch.Weakenings {
+	for _, w := range ws {
 		fmt.Fprintf(t.Stdout, "  %s\n      %s\n      edits %s; guarded by %s\n", w.Name, w.Summary, w.File, strings.Join(w.Tests, ", "))
 	}
 	for _, b := range ch.Broken {
