@@ -45,15 +45,8 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if a, ok, err := readApplied(root); err != nil {
+	if err := treeAsShipped(root); err != nil {
 		return err
-	} else if ok {
-		return fmt.Errorf("%s is applied to %s in the working tree (drill apply); run 'go run ./tools/drill restore' first, so the baseline is the real code", a.Name, a.File)
-	}
-	if name, ok, err := startedExercise(root); err != nil {
-		return err
-	} else if ok {
-		return fmt.Errorf("exercise %s is started, so its chapter is red on purpose; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) first", name, name)
 	}
 
 	r := t.runner(root)
@@ -66,30 +59,7 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	defer r.Close()
 	p := check.Progress{Note: func(s string) { fmt.Fprintf(t.Stderr, "drill check: %s\n", s) }}
 	if !*asJSON {
-		total := 0
-		for _, ch := range chapters {
-			total += len(ch.Weakenings) + len(ch.Broken)
-		}
-		fmt.Fprintf(t.Stdout, "drill check: %d chapters, %d weakenings, %d go test runs at a time, -timeout %s\n",
-			len(chapters), total, r.Limit(), r.TestTimeout())
-		fmt.Fprintf(t.Stdout, "running every chapter's tests without weakenings first...\n")
-		var mu sync.Mutex
-		done := 0
-		p.OnBaselines = func(bs []check.Baseline, seconds float64) {
-			for _, b := range bs {
-				fmt.Fprintln(t.Stdout, baselineLine(b))
-			}
-			fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over all chapters; it also warms the build cache)\n", seconds)
-		}
-		p.OnShared = func(shared, alone int, seconds float64) {
-			fmt.Fprintf(t.Stdout, "shared build in %.1fs: %d weakenings switched inside it, %d built one by one\n", seconds, shared, alone)
-		}
-		p.OnResult = func(res check.Result) {
-			mu.Lock()
-			defer mu.Unlock()
-			done++
-			fmt.Fprintln(t.Stdout, progressLine(done, total, res))
-		}
+		t.showCheckProgress(&p, chapters, r)
 	}
 	rep, err := check.Check(ctx, r, chapters, p)
 	if err != nil {
@@ -144,4 +114,49 @@ func appendSummary(file string, rep *check.Report) error {
 	}
 	writeMarkdown(f, rep)
 	return f.Close()
+}
+
+// treeAsShipped refuses to check a tree that is red on purpose: a
+// weakening applied, or an exercise started.
+func treeAsShipped(root string) error {
+	if a, ok, err := readApplied(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("%s is applied to %s in the working tree (drill apply); run 'go run ./tools/drill restore' first, so the baseline is the real code", a.Name, a.File)
+	}
+	if name, ok, err := startedExercise(root); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("exercise %s is started, so its chapter is red on purpose; finish it (go run ./tools/drill verify) or reset it (go run ./tools/drill reset %s) first", name, name)
+	}
+	return nil
+}
+
+// showCheckProgress makes p print the check's steps on t.Stdout as they
+// finish: the plan, the baselines, the shared build, each verdict.
+func (t *Tool) showCheckProgress(p *check.Progress, chapters []*weakening.Chapter, r *variant.Runner) {
+	total := 0
+	for _, ch := range chapters {
+		total += len(ch.Weakenings) + len(ch.Broken)
+	}
+	fmt.Fprintf(t.Stdout, "drill check: %d chapters, %d weakenings, %d go test runs at a time, -timeout %s\n",
+		len(chapters), total, r.Limit(), r.TestTimeout())
+	fmt.Fprintf(t.Stdout, "running every chapter's tests without weakenings first...\n")
+	var mu sync.Mutex
+	done := 0
+	p.OnBaselines = func(bs []check.Baseline, seconds float64) {
+		for _, b := range bs {
+			fmt.Fprintln(t.Stdout, baselineLine(b))
+		}
+		fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over all chapters; it also warms the build cache)\n", seconds)
+	}
+	p.OnShared = func(shared, alone int, seconds float64) {
+		fmt.Fprintf(t.Stdout, "shared build in %.1fs: %d weakenings switched inside it, %d built one by one\n", seconds, shared, alone)
+	}
+	p.OnResult = func(res check.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		fmt.Fprintln(t.Stdout, progressLine(done, total, res))
+	}
 }

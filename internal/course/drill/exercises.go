@@ -64,6 +64,13 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 	if *asJSON {
 		return writeJSON(t.Stdout, entries)
 	}
+	t.writeExercises(set, entries)
+	return nil
+}
+
+// writeExercises prints entries as a table, chapter by chapter, and the
+// totals.
+func (t *Tool) writeExercises(set *exercise.Set, entries []exerciseEntry) {
 	tw := tabwriter.NewWriter(t.Stdout, 0, 4, 2, ' ', 0)
 	done, saved, chapter := 0, 0, ""
 	for _, en := range entries {
@@ -85,13 +92,12 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 	}
 	if len(entries) == 0 {
 		fmt.Fprintln(t.Stdout, "no exercises yet (no chapters/*/exercises/*.txtar)")
-		return nil
+		return
 	}
 	fmt.Fprintf(t.Stdout, "\n%d of %d done. Begin one with 'go run ./tools/drill start NAME'.\n", done, len(entries))
 	if saved > 0 {
 		fmt.Fprintf(t.Stdout, "%d more saved but not verified in this checkout: go run ./tools/drill grade\n", saved)
 	}
-	return nil
 }
 
 // exerciseSet loads the module's catalog and its exercises.
