@@ -19,15 +19,6 @@ import (
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
-// assertFailed checks that err reports a failure: an error, and not a
-// refusal a worker would take as the ledger's answer.
-func assertFailed(t *testing.T, err error, what string) {
-	t.Helper()
-	assert.Assert(t, err != nil, "%s succeeded on a ledger that cannot take it; want an error", what)
-	r, refused := mailbox.ReasonOf(err)
-	assert.Check(t, !refused, "%s was refused (%s) on a ledger that cannot take it; want an error, not a refusal", what, r)
-}
-
 // TestFailedWriteIsAnErrorAndChangesNothing: when the ledger cannot take a
 // write (a full disk, a damaged table), the claim that needed a token or
 // the row, or the completion, reports an error. A claim that failed to
@@ -76,7 +67,7 @@ func TestFailedWriteIsAnErrorAndChangesNothing(t *testing.T) {
 			before, minted := l.Row("msg-1"), l.Minted()
 			l.BreakWrites(tc.stmt, tc.table)
 
-			assertFailed(t, tc.write(t, box, c), tc.what)
+			mailboxtest.Failed(t, tc.write(t, box, c), tc.what)
 
 			assert.Check(t, cmp.Equal(l.Row("msg-1"), before), "msg-1 after %s: want it exactly as before", tc.what)
 			assert.Check(t, cmp.Equal(l.Minted(), minted), "tokens minted by %s: want none", tc.what)
@@ -127,7 +118,7 @@ func TestUnreadableMessageIsAnErrorNotAnAnswer(t *testing.T) {
 			l.Garble("msg-1")
 			before, minted := l.Row("msg-1"), l.Minted()
 
-			assertFailed(t, tc.refused(t, box, c), tc.what+", whose row cannot be read")
+			mailboxtest.Failed(t, tc.refused(t, box, c), tc.what+", whose row cannot be read")
 
 			assert.Check(t, cmp.Equal(l.Row("msg-1"), before), "msg-1 after %s: want it exactly as before", tc.what)
 			assert.Check(t, cmp.Equal(l.Minted(), minted), "tokens minted by %s: want none", tc.what)
@@ -156,7 +147,7 @@ func TestMailboxSchemaIsCreatedWholeOrNotAtAll(t *testing.T) {
 			})
 			assert.NilError(t, err, "prepare a shop database with an index named %s", taken)
 
-			assertFailed(t, mailbox.CreateSchema(ctx, db), "creating the mailbox where "+taken+" names an index")
+			mailboxtest.Failed(t, mailbox.CreateSchema(ctx, db), "creating the mailbox where "+taken+" names an index")
 
 			var tables int
 			assert.NilError(t, db.QueryRow(ctx, `SELECT count(*) FROM sqlite_master

@@ -11,10 +11,12 @@ import (
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
+	"github.com/fencelab/fencelab/internal/runner/mailboxlab"
 )
 
-// lease is the chapter's lease length, in logical minutes.
-const lease = 15
+// lease is the chapter's lease length, in logical minutes: the one
+// `fencelab lease` runs with.
+const lease = mailboxlab.LeaseMinutes
 
 // newMsg2 returns a ledger holding msg-2 and one mailbox on it with
 // 15-minute leases; the ledger's clock starts at minute 0.

@@ -18,15 +18,6 @@ import (
 	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
-// assertFailed checks that err reports a failure: an error, and not a
-// refusal a caller would take as the ledger's answer.
-func assertFailed(t *testing.T, err error, what string) {
-	t.Helper()
-	assert.Assert(t, err != nil, "%s succeeded on a ledger that cannot take it; want an error", what)
-	r, refused := session.ReasonOf(err)
-	assert.Check(t, !refused, "%s was refused (%s) on a ledger that cannot take it; want an error, not a refusal", what, r)
-}
-
 // TestFailedWriteIsAnErrorAndChangesNothing: when the ledger cannot take a
 // write (a full disk, a damaged table), the claim, renewal, takeover,
 // finish or host renewal that needed it reports an error, never a win, a
@@ -91,7 +82,7 @@ func TestFailedWriteIsAnErrorAndChangesNothing(t *testing.T) {
 			l.Clock.Set(tc.at)
 			before := l.State("sess-1")
 			l.BreakWrites(tc.stmt, tc.table)
-			assertFailed(t, tc.write(t, l, c), tc.what)
+			sessiontest.Failed(t, tc.write(t, l, c), tc.what)
 			after := l.State("sess-1")
 			assert.Check(t, cmp.DeepEqual(after, before),
 				"%s failed, yet sess-1 changed", tc.what)
@@ -105,7 +96,7 @@ func TestFailedWriteIsAnErrorAndChangesNothing(t *testing.T) {
 		c, _ := a.TryClaim("sess-1")
 		l.BreakWrites("INSERT", "hosts")
 		_, err := a.Store.RenewHost(t.Context(), a.Name)
-		assertFailed(t, err, "kiosk-a's host lease renewal")
+		sessiontest.Failed(t, err, "kiosk-a's host lease renewal")
 		assert.Check(t, cmp.Equal(a.Finish(c), session.HostLeaseExpired),
 			"kiosk-a's finish after its host lease renewal failed: a renewal that failed must not make the host alive")
 	})
@@ -122,7 +113,7 @@ func TestFailedWriteIsAnErrorAndChangesNothing(t *testing.T) {
 			return err
 		})
 		assert.NilError(t, err, "prepare a shop database whose index is named sessions")
-		assertFailed(t, session.CreateSchema(ctx, db), "creating the session schema where its sessions table cannot be made")
+		sessiontest.Failed(t, session.CreateSchema(ctx, db), "creating the session schema where its sessions table cannot be made")
 		var tables int
 		assert.NilError(t, db.QueryRow(ctx, `SELECT count(*) FROM sqlite_master WHERE name IN ('hosts', 'session_completions')`).Scan(&tables))
 		assert.Check(t, cmp.Equal(tables, 0),
@@ -198,7 +189,7 @@ func TestUnreadableLedgerIsAnErrorNotAnAnswer(t *testing.T) {
 		c := a.Claim("sess-1")
 		l.GarbleSession("sess-1")
 		err := a.Store.FinishSession(t.Context(), c, "order for table 4")
-		assertFailed(t, err, "kiosk-a's finish of a session whose row cannot be read")
+		sessiontest.Failed(t, err, "kiosk-a's finish of a session whose row cannot be read")
 		assert.Check(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{}),
 			"kiosk-a's finish of a session whose row cannot be read committed a completion")
 	})
@@ -212,7 +203,7 @@ func TestUnreadableLedgerIsAnErrorNotAnAnswer(t *testing.T) {
 		l.Kiosk("kiosk-b").Claim("sess-1") // kiosk-a's run is stale: the finish is refused
 		l.GarbleHost("kiosk-a")            // and the host lease that would name the reason cannot be read
 		err := a.Store.FinishSession(t.Context(), old, "order for table 4")
-		assertFailed(t, err, "kiosk-a's stale finish, whose host lease cannot be read")
+		sessiontest.Failed(t, err, "kiosk-a's stale finish, whose host lease cannot be read")
 		assert.Check(t, cmp.DeepEqual(l.Completions("sess-1"), []sessiontest.Generation{}),
 			"kiosk-a's stale finish committed a completion")
 	})

@@ -245,3 +245,20 @@ func storedCases(tb testing.TB, system string) map[string]string {
 	}
 	return cases
 }
+
+// replaySteps runs each step through both, which runs it on the mechanism
+// and on the model and returns its printed line and, if they disagreed,
+// what about. It returns the lines so far and, at the first disagreement,
+// the disagreement itself; the caller's checks after the last step go on
+// from the lines.
+func replaySteps[S any](steps []S, both func(S) (line, what string)) ([]string, *disagreement) {
+	var lines []string
+	for _, s := range steps {
+		line, what := both(s)
+		lines = append(lines, line)
+		if what != "" {
+			return lines, &disagreement{lines: lines, what: what}
+		}
+	}
+	return lines, nil
+}

@@ -66,13 +66,9 @@ func replayMailbox(tb testing.TB, c mailboxCase) (int, *disagreement) {
 	defer bench.close()
 	mm := newMailboxModel(c.lease)
 	toks := newTokens()
-	var lines []string
-	for i, s := range c.steps {
-		line, what := mailboxStepBoth(bench, mm, toks, s)
-		lines = append(lines, line)
-		if what != "" {
-			return i + 1, &disagreement{lines: lines, what: what}
-		}
+	lines, d := replaySteps(c.steps, func(s mailboxStep) (string, string) { return mailboxStepBoth(bench, mm, toks, s) })
+	if d != nil {
+		return len(lines), d
 	}
 	for _, m := range messages {
 		if got, want, ok := rowsAgree(bench, mm, toks, m.id); !ok {

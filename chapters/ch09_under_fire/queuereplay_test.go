@@ -77,13 +77,9 @@ func replayQueue(tb testing.TB, c queueCase) (int, *disagreement) {
 	defer bench.close()
 	qm := newQueueModel(c.lease, c.contract)
 	toks := newTokens()
-	var lines []string
-	for i, s := range c.steps {
-		line, what := queueStepBoth(bench, qm, toks, s)
-		lines = append(lines, line)
-		if what != "" {
-			return i + 1, &disagreement{lines: lines, what: what}
-		}
+	lines, d := replaySteps(c.steps, func(s queueStep) (string, string) { return queueStepBoth(bench, qm, toks, s) })
+	if d != nil {
+		return len(lines), d
 	}
 	for _, j := range jobs {
 		if got, want, ok := jobsAgree(bench, qm, toks, j.id); !ok {

@@ -54,13 +54,9 @@ func replaySession(tb testing.TB, c sessionCase) (int, *disagreement) {
 	bench := newSessionBench(tb, c.leases)
 	defer bench.close()
 	sm := &sessionModel{m: model.NewSessions(c.leases)}
-	var lines []string
-	for i, s := range c.steps {
-		line, what := sessionStepBoth(bench, sm, s)
-		lines = append(lines, line)
-		if what != "" {
-			return i + 1, &disagreement{lines: lines, what: what}
-		}
+	lines, d := replaySteps(c.steps, func(s sessionStep) (string, string) { return sessionStepBoth(bench, sm, s) })
+	if d != nil {
+		return len(lines), d
 	}
 	return len(c.steps), nil
 }

@@ -70,7 +70,7 @@ func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	}
 	defer db.Close()
 	var clk clock.Logical
-	box := mailbox.Open(db, &clk, leaseMinutes)
+	box := mailbox.Open(db, &clk, LeaseMinutes)
 	if err := box.Add(ctx, "msg-3", "Call the supplier"); err != nil {
 		return nil, err
 	}
@@ -110,7 +110,7 @@ func retryFromStaleCopy(ctx context.Context, box *mailbox.Mailbox, clk *clock.Lo
 	if err := box.Add(ctx, sc.Message, "Reorder sprinkles"); err != nil {
 		return sc, err
 	}
-	sc.presentedAt, sc.currentAt = 200, 200+leaseMinutes
+	sc.presentedAt, sc.currentAt = 200, 200+LeaseMinutes
 	clk.Set(sc.presentedAt)
 	old, err := box.Claim(ctx, sc.Message, workerA)
 	if err != nil {

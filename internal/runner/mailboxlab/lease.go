@@ -15,9 +15,10 @@ import (
 	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
-// leaseMinutes is how long every claim in the lease and deadletter stories
-// lasts.
-const leaseMinutes = 15
+// LeaseMinutes is how long every claim in the lease and deadletter stories
+// lasts. Chapter 3's tests use it too, so the text's numbers (a lease
+// granted at minute 0 ends at 15) are the runner's and the tests' alike.
+const LeaseMinutes = 15
 
 // Lease is the runner's "lease" command (chapter 3).
 var Lease = cli.Command{
@@ -71,12 +72,12 @@ func (leaseExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	}
 	defer db.Close()
 	var clk clock.Logical
-	box := mailbox.Open(db, &clk, leaseMinutes)
+	box := mailbox.Open(db, &clk, LeaseMinutes)
 	if err := box.Add(ctx, "msg-2", "Order cones"); err != nil {
 		return nil, err
 	}
 
-	res := leaseResult{Command: "lease", LeaseMinutes: leaseMinutes}
+	res := leaseResult{Command: "lease", LeaseMinutes: LeaseMinutes}
 	tokens := map[string]int64{} // the token each worker's latest successful claim returned
 	for _, step := range []struct {
 		minute int64
@@ -138,7 +139,7 @@ func leaseClaim(ctx context.Context, box *mailbox.Mailbox, id, worker string) (l
 // nobody else claiming, and claim it again: a new generation, so its first
 // token can no longer complete.
 func takeOverOwnLease(ctx context.Context, box *mailbox.Mailbox, clk *clock.Logical) (selfTakeover, error) {
-	st := selfTakeover{Message: "msg-5", Worker: workerA, FirstMinute: 30, SecondMinute: 30 + leaseMinutes + 1}
+	st := selfTakeover{Message: "msg-5", Worker: workerA, FirstMinute: 30, SecondMinute: 30 + LeaseMinutes + 1}
 	if err := box.Add(ctx, st.Message, "Count the till"); err != nil {
 		return st, err
 	}
