@@ -46,7 +46,7 @@ func (t *Tool) verifyOnce(ctx context.Context, set *exercise.Set, e *exercise.Ex
 	defer r.Close()
 	v, err := exercise.Verify(ctx, set, r, e, exercise.Options{Step: step})
 	if errors.Is(err, exercise.ErrNotStarted) {
-		return nil, fmt.Errorf("%s is not started: go run ./tools/drill start %s", e.Name, e.Name)
+		return nil, fmt.Errorf("%s %w: go run ./tools/drill start %s", e.Name, errNotStarted, e.Name)
 	}
 	return v, err
 }
@@ -92,3 +92,7 @@ func (t *Tool) writeVerdict(w io.Writer, set *exercise.Set, v *exercise.Verdict,
 		fmt.Fprintf(w, "Every exercise is done. go run ./tools/drill progress shows the record.\n")
 	}
 }
+
+// errNotStarted is verify's answer for an exercise not started (or
+// finished or reset since).
+var errNotStarted = errors.New("is not started")

@@ -7,6 +7,7 @@ package drill
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -41,11 +42,18 @@ func (t *Tool) watch(ctx context.Context, args []string) error {
 			fmt.Fprintf(t.Stdout, "\n--- saved %s\n", filepath.ToSlash(rel))
 		}
 		v, err := t.verifyOnce(ctx, set, e, nil)
-		if ctx.Err() != nil {
+		switch {
+		case err == nil && v.Done:
+			// Done stands, even if a save came meanwhile: verify has
+			// saved the solution and written the shipped code back,
+			// which is itself a save.
+		case ctx.Err() != nil:
 			return false // a newer save, or Ctrl-C
-		}
-		if err != nil {
-			fmt.Fprintf(t.Stdout, "drill watch: %v\n", err)
+		case errors.Is(err, errNotStarted):
+			fmt.Fprintf(t.Stdout, "drill watch: %v\n", plain(err))
+			return true // finished or reset elsewhere: nothing left to grade
+		case err != nil:
+			fmt.Fprintf(t.Stdout, "drill watch: %v\n", plain(err))
 			return false
 		}
 		t.writeVerdict(t.Stdout, set, v, *verbose)

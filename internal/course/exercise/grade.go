@@ -49,9 +49,10 @@ type GradeOptions struct {
 }
 
 // Grade verifies every saved solution of set from scratch and returns a
-// grade per exercise, in list order. Each verified solution is also
-// marked verified in set.Root's state, so drill progress counts it. An
-// error means the grading itself could not run (or was interrupted).
+// grade per exercise, in list order. Once all are graded, each verified
+// solution is marked verified in set.Root's state, so drill progress
+// counts it. An error means the grading itself could not run, or was
+// interrupted (ErrInterrupted), and then nothing is marked.
 func Grade(ctx context.Context, set *Set, opts GradeOptions) ([]GradeResult, error) {
 	scratch, err := os.MkdirTemp("", "drill-grade-")
 	if err != nil {
@@ -91,21 +92,35 @@ func Grade(ctx context.Context, set *Set, opts GradeOptions) ([]GradeResult, err
 			return nil, err
 		}
 		g.Seconds = float64(int(time.Since(start).Seconds()*10+0.5)) / 10
-		if g.Verdict == Verified {
-			_, data, err := LoadSolution(set.Root, e)
-			if err == nil {
-				err = markVerified(set.Root, e.Name, Digest(data))
-			}
-			if err != nil {
-				return nil, err
-			}
-		}
 		if opts.OnGraded != nil {
 			opts.OnGraded(g)
 		}
 		out = append(out, g)
 	}
-	return out, nil
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
+	}
+	return out, markAllVerified(set, out)
+}
+
+// markAllVerified marks every verified solution of graded verified in
+// set.Root's state, once the whole grading is through: an interrupted
+// grading marks nothing.
+func markAllVerified(set *Set, graded []GradeResult) error {
+	for _, g := range graded {
+		if g.Verdict != Verified {
+			continue
+		}
+		e, _ := set.Lookup(g.Name)
+		_, data, err := LoadSolution(set.Root, e)
+		if err == nil {
+			err = markVerified(set.Root, e.Name, Digest(data))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gradeOne starts e in the scratch set, applies the learner's solution

@@ -42,7 +42,7 @@ func Watch(ctx context.Context, dirs []string, onSave func(ctx context.Context, 
 		last string
 		cur  *call // the onSave call running; nil if none
 	)
-	defer func() { cur.stop() }()
+	defer func() { _ = cur.stop() }()
 	for {
 		var finished chan bool
 		if cur != nil {
@@ -70,7 +70,9 @@ func Watch(ctx context.Context, dirs []string, onSave func(ctx context.Context, 
 				timer.Reset(Quiet)
 			}
 		case <-timer.C:
-			cur.stop()
+			if cur.stop() {
+				return nil // the call cancelled by this save had already said stop
+			}
 			cur = startCall(ctx, last, onSave)
 		case stop := <-finished:
 			cur = nil
@@ -98,13 +100,14 @@ func startCall(ctx context.Context, file string, onSave func(context.Context, st
 	return c
 }
 
-// stop cancels the call and waits for it to return; a nil call is a no-op.
-func (c *call) stop() {
+// stop cancels the call, waits for it to return, and returns its answer;
+// a nil call is a no-op that answers false.
+func (c *call) stop() bool {
 	if c == nil {
-		return
+		return false
 	}
 	c.cancel()
-	<-c.done
+	return <-c.done
 }
 
 // saved reports whether ev is a save worth grading: a Go or txtar file
