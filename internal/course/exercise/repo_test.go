@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -149,4 +150,118 @@ func TestShippedListMatchesTheTree(t *testing.T) {
 		assert.Check(t, cmp.DeepEqual(got, want),
 			"%s is not the shipped code of the files the exercises touch; after changing them on purpose, run: go test ./internal/course/exercise/ -run TestShippedListMatchesTheTree -update", file)
 	}
+}
+
+// TestChapterTextsDoNotGiveExercisesAway reads each chapter's text up to
+// its exercises, as a learner does, and fails where it prints an answer:
+// the lines a fix exercise's repair puts back, or two lines or more of the
+// body a build exercise asks for. The text may teach the idea; it may not
+// hand over the code.
+func TestChapterTextsDoNotGiveExercisesAway(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	var faults []string
+	for _, e := range set.Exercises {
+		if e.Kind == Fix {
+			faults = append(faults, e.Fault)
+		}
+	}
+	broken, err := breakAll(t.Context(), set, faults)
+	assert.NilError(t, err)
+	for _, e := range set.Exercises {
+		readme := "chapters/" + e.Chapter + "/README.md"
+		text, err := os.ReadFile(filepath.Join(set.Root, filepath.FromSlash(readme)))
+		assert.NilError(t, err)
+		before := textLines(beforeExercises(string(text)))
+		switch e.Kind {
+		case Fix:
+			b := broken[e.Fault]
+			for _, l := range repairLines(b) {
+				if before[l] {
+					t.Errorf("%s prints, before its exercises, the repair of %s: %q", readme, e.Name, l)
+				}
+			}
+		case Build:
+			src, err := os.ReadFile(filepath.Join(set.Root, filepath.FromSlash(e.File)))
+			assert.NilError(t, err)
+			var given []string
+			for _, l := range bodyLines(t, e.File, src, e.Func) {
+				if before[l] {
+					given = append(given, l)
+				}
+			}
+			if len(given) >= 2 {
+				t.Errorf("%s prints, before its exercises, %d lines of the body %s asks for: %q", readme, len(given), e.Name, given)
+			}
+		}
+	}
+}
+
+// exercisesHeading is the heading of a chapter's exercises section.
+var exercisesHeading = regexp.MustCompile(`(?m)^#+ Exercises`)
+
+// beforeExercises returns a chapter text up to its exercises section.
+func beforeExercises(text string) string {
+	if loc := exercisesHeading.FindStringIndex(text); loc != nil {
+		return text[:loc[0]]
+	}
+	return text
+}
+
+// norm is a line of code or text with its white space collapsed.
+func norm(l string) string { return strings.Join(strings.Fields(l), " ") }
+
+// argumentList matches a line that only lists names: the arguments of a
+// call, which say nothing on their own.
+var argumentList = regexp.MustCompile(`^[\w\s,.()]*$`)
+
+// substantive reports whether a normalized line of code says something an
+// answer could be read from: not a brace, an error return, a comment, a
+// list of arguments, a fragment too short to mean anything alone.
+func substantive(l string) bool {
+	switch l {
+	case "return nil", "return err", "if err != nil {", "} else {":
+		return false
+	}
+	return len(l) >= 16 && !strings.HasPrefix(l, "//") && !argumentList.MatchString(l)
+}
+
+// textLines returns the normalized lines of text, as a set.
+func textLines(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(text, "\n") {
+		out[norm(l)] = true
+	}
+	return out
+}
+
+// repairLines returns the substantive lines of the shipped file that the
+// fault changes: what a learner's repair puts back.
+func repairLines(b breakage) []string {
+	shipped := strings.Split(string(b.Shipped), "\n")
+	brokenSet := textLines(string(b.Broken))
+	var out []string
+	for _, l := range shipped {
+		if n := norm(l); substantive(n) && !brokenSet[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// bodyLines returns the substantive lines of function name's body in src.
+func bodyLines(t *testing.T, file string, src []byte, name string) []string {
+	t.Helper()
+	fset, f, err := parseGo(file, src)
+	assert.NilError(t, err)
+	fd, ok := findFunc(f, name)
+	assert.Assert(t, ok, "%s declares no %s", file, name)
+	body := string(src[fset.Position(fd.Body.Lbrace).Offset+1 : fset.Position(fd.Body.Rbrace).Offset])
+	var out []string
+	for _, l := range strings.Split(body, "\n") {
+		if n := norm(l); substantive(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
