@@ -1,8 +1,9 @@
 // Package cli is the frame of the fencelab runner: it parses the command
-// line and enforces the runner's common rules (spec/RUNNER.md): exit
-// codes, one-line misuse messages, plain decimal numbers, one JSON
-// document on stdout, a temporary directory for every database that is
-// removed afterwards, and a clean stop on an interrupt.
+// line and enforces the runner's common rules (internal/runner/CONTRACT.md,
+// section "Common rules"): exit codes, one-line misuse messages, plain
+// decimal numbers, one JSON document on stdout, a temporary directory for
+// every database that is removed afterwards, and a clean stop on an
+// interrupt.
 //
 // An experiment never touches os.Args, os.Exit or the real stdout; it
 // receives its parsed flags and an Env, and returns the value to print.

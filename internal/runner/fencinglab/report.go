@@ -1,8 +1,7 @@
 package fencinglab
 
 // This file holds the report the runner prints: its keys are the contract
-// in spec/RUNNER.md (extra keys: queue_claims, attempts' tick,
-// new_worker_finish).
+// in internal/runner/CONTRACT.md, section "fencelab fencing".
 
 import (
 	"github.com/fencelab/fencelab/internal/gate"

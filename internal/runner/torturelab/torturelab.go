@@ -28,7 +28,8 @@ var Torture = cli.Command{
 	Roles:   []worker.Role{workerRole},
 }
 
-// The flags and their ranges (spec/RUNNER.md, section torture).
+// The flags and their ranges (internal/runner/CONTRACT.md, section
+// "fencelab torture").
 var (
 	processesFlag = cli.IntFlag{Name: "processes", Min: 2, Max: 16}
 	messagesFlag  = cli.IntFlag{Name: "messages", Min: 1, Max: 100000}
