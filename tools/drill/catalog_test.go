@@ -77,7 +77,7 @@ func TestChapterReadmeNamesEveryWeakening(t *testing.T) {
 		}
 		for _, w := range allNames(ch) {
 			if !slices.Contains(names, w) {
-				t.Errorf("chapters/%s/README.md never says %q: every weakening needs its exercise in the text",
+				t.Errorf("chapters/%s/README.md never says %q: every weakening needs its try line in the text",
 					ch.Name, weakening.TryCommand+" "+w)
 			}
 		}

@@ -13,6 +13,10 @@ import (
 	"strconv"
 )
 
+// brokenCopies is the folder under StateDir that keeps the broken copies
+// a test exercise's tests are graded against.
+const brokenCopies = "broken-copies"
+
 // Prepared is one chaff made ready to build.
 type Prepared struct {
 	ID       string `json:"id"`
@@ -23,7 +27,7 @@ type Prepared struct {
 }
 
 // prepareChaffs writes the broken copy of every chaff of e under
-// StateDir/chaffs/NAME/ and returns them in e's order.
+// StateDir/broken-copies/NAME/ and returns them in e's order.
 func prepareChaffs(ctx context.Context, set *Set, e *Exercise) ([]Prepared, error) {
 	ids := make([]string, len(e.Chaffs))
 	for i, c := range e.Chaffs {
@@ -33,7 +37,7 @@ func prepareChaffs(ctx context.Context, set *Set, e *Exercise) ([]Prepared, erro
 	if err != nil {
 		return nil, err
 	}
-	dir := statePath(set.Root, "chaffs", e.Name)
+	dir := statePath(set.Root, brokenCopies, e.Name)
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func prepareChaffs(ctx context.Context, set *Set, e *Exercise) ([]Prepared, erro
 			return nil, fmt.Errorf("prepare chaff %s: %w", c.ID, err)
 		}
 		out[i] = Prepared{ID: c.ID, Property: c.Property, File: b.File, Base: Digest(b.Shipped),
-			Copy: StateDir + "/chaffs/" + e.Name + "/" + name}
+			Copy: StateDir + "/" + brokenCopies + "/" + e.Name + "/" + name}
 	}
 	return out, nil
 }

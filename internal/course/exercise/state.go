@@ -151,10 +151,10 @@ func (w *Work) save(root string) error { return WriteState(root, "work/"+w.Exerc
 
 // forget removes w's record and its cached chaffs.
 func (w *Work) forget(root string) error {
-	if err := os.RemoveAll(statePath(root, "chaffs", w.Exercise)); err != nil {
+	if err := os.RemoveAll(statePath(root, brokenCopies, w.Exercise)); err != nil {
 		return fmt.Errorf("remove drill state: %w", err)
 	}
-	_ = os.Remove(statePath(root, "chaffs")) // only if empty
+	_ = os.Remove(statePath(root, brokenCopies)) // only if empty
 	return RemoveState(root, "work/"+w.Exercise+".json")
 }
 
