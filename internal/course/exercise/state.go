@@ -102,7 +102,7 @@ type Work struct {
 	// second and third hints.
 	Where *Where `json:"where,omitempty"`
 	// Chaffs (test) are the chaffs, prepared once: the broken copies are
-	// cached under StateDir/chaffs/NAME/.
+	// cached under StateDir/broken-copies/NAME/.
 	Chaffs []Prepared `json:"chaffs,omitempty"`
 }
 
