@@ -200,8 +200,8 @@ type disagreement struct {
 }
 
 // report fails tb with a shrunk disagreement, printed so it can be kept.
-// system is "mailbox" or "queue" (the testdata folder and the test that
-// runs it); from says where the sequence came from; header is the case's
+// system is "mailbox", "queue", "session" or "actor" (the testdata
+// folder and the test that runs it); from says where the sequence came from; header is the case's
 // first lines (lease, contract).
 func report(tb testing.TB, system, from string, total int, header []string, d disagreement) {
 	tb.Helper()
@@ -229,6 +229,7 @@ var regressionTest = map[string]string{
 	"mailbox": "TestMailboxRegressionCases",
 	"queue":   "TestQueueRegressionCases",
 	"session": "TestSessionRegressionCases",
+	"actor":   "TestActorRegressionCases",
 }
 
 // storedCases returns the case files under testdata/system, by name.

@@ -1,0 +1,358 @@
+package underfire
+
+// This file runs an actor sequence against the real actor ledger (a fresh
+// SQLite file, one process per name, each on its own connection pool, a
+// logical clock) and the model side by side, and stops at the first step
+// where they disagree: about the answer, a lease, an assignment, the
+// attempts log, or the token counter.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
+	"github.com/fencelab/fencelab/internal/actor"
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+	"github.com/fencelab/fencelab/internal/token/tokentest"
+)
+
+// actorBench is the real side of one run.
+type actorBench struct {
+	ledgerDir
+	lease int64
+	first *sqlitedb.DB // set-up, committed reads, the counter
+	procs map[string]*actor.Process
+	pools map[string]*pausable
+	names map[string]string // a process's identity -> its name in the case
+}
+
+// actorFile is the actor ledger's file in the run's directory.
+const actorFile = "actors.db"
+
+func newActorBench(tb testing.TB, lease int64) *actorBench {
+	tb.Helper()
+	b := &actorBench{ledgerDir: newLedgerDir(tb), lease: lease,
+		procs: map[string]*actor.Process{}, pools: map[string]*pausable{}, names: map[string]string{}}
+	b.first = b.open(actorFile)
+	if err := actor.CreateSchema(b.ctx, b.first); err != nil {
+		tb.Fatalf("create actor schema: %v", err)
+	}
+	setup := actor.Open(b.first, b.clock, lease)
+	for _, a := range assignments {
+		if err := setup.AddAssignment(b.ctx, a.id, a.actor); err != nil {
+			tb.Fatalf("add %s: %v", a.id, err)
+		}
+	}
+	return b
+}
+
+// process returns the process called name, started the first time it is
+// named: its own identity and its own connection pool.
+func (b *actorBench) process(name string) (*actor.Process, *pausable) {
+	if b.procs[name] == nil {
+		b.pools[name] = b.openPausable(actorFile)
+		b.procs[name] = actor.Open(b.pools[name].db, b.clock, b.lease)
+		b.names[b.procs[name].ID()] = name
+	}
+	return b.procs[name], b.pools[name]
+}
+
+// name returns the case's name for the process whose identity is id.
+func (b *actorBench) name(id string) string {
+	if n, ok := b.names[id]; ok || id == "" {
+		return n
+	}
+	return "unknown process " + id
+}
+
+// replayActors runs c's steps on a fresh ledger and on the model.
+func replayActors(tb testing.TB, c actorCase) (int, *disagreement) {
+	tb.Helper()
+	bench := newActorBench(tb, c.lease)
+	defer bench.close()
+	am := newActorModel(c.lease)
+	toks := newTokens()
+	var lines []string
+	for i := 0; i < len(c.steps); {
+		n, ran, what := runActorSteps(bench, am, toks, c.steps[i:])
+		lines, i = append(lines, ran...), i+n
+		if what != "" {
+			return i, &disagreement{lines: lines, what: what}
+		}
+	}
+	return len(c.steps), nil
+}
+
+// runActorSteps runs steps[0] on both sides and, if it is overtaken by
+// another process's step, that step inside its pause. It returns how many
+// steps ran, their printed lines, and what the first disagreement was
+// about ("" if none).
+//
+// Unlike the other replays, a run can be overtaken before any of its
+// transactions, after it already took its lease or its attempt. So the
+// model goes first, for both steps, in the order their transactions
+// commit; then the mechanism, the overtaker inside the pause; then both
+// answers are judged, binding each new token in the order the counter
+// handed them out; and the ledger is compared once both have run. A step
+// that overtakes another is not itself overtaken.
+func runActorSteps(b *actorBench, am *actorModel, toks *tokens, steps []actorStep) (n int, lines []string, what string) {
+	group := steps[:1]
+	if steps[0].overtaken > 0 && len(steps) > 1 && steps[1].process != steps[0].process {
+		group = steps[:2]
+	}
+	wants := make([]actorOutcome, len(group))
+	presented := make([]model.Token, len(group))
+	presented[0] = am.presented(group[0])
+	overtaken := false
+	wants[0] = am.apply(group[0], presented[0], func(k int) {
+		if len(group) == 2 && k == group[0].overtaken {
+			presented[1] = am.presented(group[1])
+			wants[1] = am.apply(group[1], presented[1], func(int) {})
+			overtaken = true
+		}
+	})
+	if len(group) == 2 && !overtaken { // the call had fewer transactions: the overtaker came after it
+		presented[1] = am.presented(group[1])
+		wants[1] = am.apply(group[1], presented[1], func(int) {})
+	}
+
+	raws := make([]actorRaw, len(group))
+	var during func()
+	if len(group) == 2 {
+		during = func() { raws[1] = actorCall(b, toks, group[1], presented[1], nil) }
+	}
+	raws[0] = actorCall(b, toks, group[0], presented[0], during)
+	bindInOrder(toks, wants, raws)
+
+	for i, s := range group {
+		got := raws[i].outcome(toks)
+		line := s.String() + " -> "
+		if i == 0 && len(group) == 2 {
+			line += fmt.Sprintf("after the next step (before transaction %d), ", s.overtaken)
+		}
+		if s.lease != "" {
+			line += "presented " + toks.say(presented[i]) + ": "
+		}
+		line += sayActor(s.op, got, toks)
+		if got != wants[i] && what == "" {
+			line += "; model: " + sayActor(s.op, wants[i], toks)
+			what = "the answer"
+		}
+		lines = append(lines, line)
+	}
+	if what != "" {
+		return len(group), lines, what
+	}
+	last, what := actorLedgerAgrees(b, am, toks, lines[len(lines)-1])
+	lines[len(lines)-1] = last
+	return len(group), lines, what
+}
+
+// actorRaw is what one call returned, before its tokens are translated.
+type actorRaw struct {
+	op            string
+	outcome0      actorOutcome // the refusal or error, in the model's terms
+	lease         int64        // the lease token handed out (AcquireLease, Run)
+	attempt       int64        // the attempt token handed out (AcquireAttempt, Run)
+	expiresAt     int64
+	state         actor.State // Run: the last state the run saw
+	leaseWanted   model.Token // the model's tokens for the same, to bind to
+	attemptWanted model.Token
+}
+
+// outcome translates r into the model's terms; its tokens must be bound
+// already (bindInOrder).
+func (r actorRaw) outcome(toks *tokens) actorOutcome {
+	o := r.outcome0
+	switch r.op {
+	case "AcquireLease":
+		o.Token, o.ExpiresAt = token(toks, r.lease), r.expiresAt
+	case "AcquireAttempt":
+		o.Token = token(toks, r.attempt)
+	case "Run":
+		o.Token, o.Attempt, o.State = token(toks, r.lease), token(toks, r.attempt), r.state
+	}
+	return o
+}
+
+// token is the model's token for the real number r; 0 for none.
+func token(toks *tokens, r int64) model.Token {
+	if r == 0 {
+		return 0
+	}
+	return toks.toModel(r)
+}
+
+// bindInOrder binds every token the calls were handed to the model's
+// token for it, in the order the counter handed them out: a new
+// generation on both sides becomes one token. A number that comes out of
+// order stays unbound, and its answer disagrees.
+func bindInOrder(toks *tokens, wants []actorOutcome, raws []actorRaw) {
+	type pair struct {
+		m model.Token
+		r int64
+	}
+	var pairs []pair
+	for i, r := range raws {
+		switch r.op {
+		case "AcquireLease":
+			pairs = append(pairs, pair{wants[i].Token, r.lease})
+		case "AcquireAttempt":
+			pairs = append(pairs, pair{wants[i].Token, r.attempt})
+		case "Run":
+			pairs = append(pairs, pair{wants[i].Token, r.lease}, pair{wants[i].Attempt, r.attempt})
+		}
+	}
+	slices.SortFunc(pairs, func(x, y pair) int { return int(x.r - y.r) })
+	for _, p := range pairs {
+		if p.r != 0 && p.m > 0 && toks.toModel(p.r) < 0 {
+			toks.bindNew(p.m, p.r)
+		}
+	}
+}
+
+// actorCall makes s's call on the real side, presenting the lease
+// presented. A non-nil during runs just before the s.overtaken-th
+// transaction of the call, or after the call if it had fewer.
+//
+// A step that overtakes a run after the run took its lease presents that
+// lease as a number not bound yet: nothing, to the mechanism. The lease is
+// the run's, never the overtaker's, so either way the mechanism refuses it
+// for the same reason.
+func actorCall(b *actorBench, toks *tokens, s actorStep, presented model.Token, during func()) actorRaw {
+	b.clock.Set(s.at)
+	p, pool := b.process(s.process)
+	after := func() {}
+	if during != nil {
+		after = pool.holdAt(s.overtaken, func() {
+			now := b.clock.Now() // s.at, or later once the provider has worked
+			during()
+			b.clock.Set(now)
+		})
+	}
+	real := actor.Lease{Actor: s.leaseActor(), Holder: p.ID(), Token: toks.toReal(presented)}
+	r := actorRaw{op: s.op}
+	var err error
+	switch s.op {
+	case "AcquireLease":
+		var l actor.Lease
+		l, err = p.AcquireLease(b.ctx, s.id)
+		r.lease, r.expiresAt = l.Token, l.ExpiresAt
+	case "ReleaseLease":
+		err = p.ReleaseLease(b.ctx, real)
+	case "AcquireAttempt":
+		var a actor.Attempt
+		a, err = p.AcquireAttempt(b.ctx, s.id, real)
+		r.attempt = a.Token
+	case "Run":
+		var run actor.Run
+		run, err = p.RunAssignment(b.ctx, s.id, provider(b.clock, s.at+s.stall, s.result))
+		r.lease, r.attempt, r.state = run.Lease.Token, run.Attempt.Token, run.State
+	}
+	after()
+	r.outcome0 = actorOutcomeOf(b, err)
+	return r
+}
+
+// provider works until the clock shows done, then answers result:
+// COMPLETED or BLOCKED as they are, FAILED as an error.
+func provider(clk *clock.Logical, done int64, result actor.State) actor.Provider {
+	return func(context.Context, actor.Assignment) (actor.State, error) {
+		clk.Set(done)
+		if result == actor.Failed {
+			return "", errors.New("the provider failed")
+		}
+		return result, nil
+	}
+}
+
+// actorOutcomeOf translates the mechanism's error into the model's terms.
+func actorOutcomeOf(b *actorBench, err error) actorOutcome {
+	var o actorOutcome
+	var r *actor.Refusal
+	switch {
+	case err == nil:
+	case errors.Is(err, actor.ErrNotFound):
+		o.NotFound = true
+	case errors.As(err, &r):
+		o.Refused, o.Holder = r.Reason, b.name(r.Holder)
+	default:
+		o.Err = err.Error()
+	}
+	return o
+}
+
+// actorLedgerAgrees compares every lease, assignment and attempt, and the
+// counter, with the model's, and says what differs on line.
+func actorLedgerAgrees(b *actorBench, am *actorModel, toks *tokens, line string) (string, string) {
+	reader := actor.Open(b.first, b.clock, b.lease)
+	for _, a := range actorNames {
+		l, err := reader.CurrentLease(b.ctx, a)
+		want, known := am.m.Lease(a)
+		got := model.ActorLease{Holder: b.name(l.Holder), Token: toks.toModel(l.Token), ExpiresAt: l.ExpiresAt}
+		if !known {
+			got.Token = 0 // no row: CurrentLease says token 0, which toModel already maps to 0
+		}
+		if err != nil || got != want {
+			return fmt.Sprintf("%s; %s's lease: %+v (%v); model: %+v", line, a, got, err, want), a + "'s lease"
+		}
+	}
+	for _, a := range assignments {
+		asg, err := reader.Assignment(b.ctx, a.id)
+		want, _ := am.m.Assignment(a.id)
+		got := model.Assignment{Actor: asg.Actor, State: asg.State, Attempt: toks.toModel(asg.AttemptToken), LeaseToken: toks.toModel(asg.LeaseToken)}
+		if err != nil || got != want || (asg.AttemptID != "") != (want.Attempt != 0) {
+			return fmt.Sprintf("%s; %s: %+v, attempt id %q (%v); model: %+v", line, a.id, got, asg.AttemptID, err, want), a.id + "'s row"
+		}
+	}
+	var got []model.AttemptLine
+	for _, a := range assignments {
+		for _, r := range attemptsOf(b, a.id) {
+			got = append(got, model.AttemptLine{Assignment: r.Assignment, Actor: r.Actor, Process: b.name(r.Process),
+				LeaseToken: toks.toModel(r.LeaseToken), Token: toks.toModel(r.Token), StartedAt: r.StartedAt, Outcome: actor.State(r.Outcome)})
+		}
+	}
+	slices.SortFunc(got, func(x, y model.AttemptLine) int { return int(x.Token - y.Token) })
+	if want := am.m.Attempts(); !slices.Equal(got, want) {
+		return fmt.Sprintf("%s; attempts log: %+v; model: %+v", line, got, want), "the attempts log"
+	}
+	if minted, want := tokentest.Minted(b.tb, b.first), toks.toReal(am.m.Minted()); minted != want {
+		return fmt.Sprintf("%s; the counter stands at %d; model: at %d, the newest token handed out", line, minted, want), "the token counter"
+	}
+	return line, ""
+}
+
+// attemptLine is one row of execution_attempts as the ledger holds it.
+type attemptLine struct {
+	Assignment, Actor, Process string
+	LeaseToken, Token          int64
+	StartedAt                  int64
+	Outcome                    string
+}
+
+// attemptsOf reads assignment id's attempts log, oldest first.
+func attemptsOf(b *actorBench, id string) []attemptLine {
+	b.tb.Helper()
+	rows, err := b.first.Query(b.ctx, `SELECT assignment, actor, process, lease_token, token, started_at, COALESCE(outcome, '')
+		FROM execution_attempts WHERE assignment = ? ORDER BY token`, id)
+	if err != nil {
+		b.tb.Fatalf("read the attempts of %s: %v", id, err)
+	}
+	defer rows.Close()
+	var out []attemptLine
+	for rows.Next() {
+		var r attemptLine
+		if err := rows.Scan(&r.Assignment, &r.Actor, &r.Process, &r.LeaseToken, &r.Token, &r.StartedAt, &r.Outcome); err != nil {
+			b.tb.Fatalf("read the attempts of %s: %v", id, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		b.tb.Fatalf("read the attempts of %s: %v", id, err)
+	}
+	return out
+}
