@@ -287,36 +287,57 @@ func actorOutcomeOf(b *actorBench, err error) actorOutcome {
 }
 
 // actorLedgerAgrees compares every lease, assignment and attempt, and the
-// counter, with the model's, and says what differs on line.
+// counter, with the model's, and says what differs on line. It reads each
+// table whole, once.
 func actorLedgerAgrees(b *actorBench, am *actorModel, toks *tokens, line string) (string, string) {
-	reader := actor.Open(b.first, b.clock, b.lease)
+	leases := map[string]model.ActorLease{}
+	b.query(`SELECT actor, COALESCE(holder, ''), COALESCE(token, 0), COALESCE(expires_at, 0) FROM actor_leases`, func(scan func(...any) error) error {
+		var a, holder string
+		var tok, expires int64
+		err := scan(&a, &holder, &tok, &expires)
+		leases[a] = model.ActorLease{Holder: b.name(holder), Token: toks.toModel(tok), ExpiresAt: expires}
+		return err
+	})
 	for _, a := range actorNames {
-		l, err := reader.CurrentLease(b.ctx, a)
-		want, known := am.m.Lease(a)
-		got := model.ActorLease{Holder: b.name(l.Holder), Token: toks.toModel(l.Token), ExpiresAt: l.ExpiresAt}
-		if !known {
-			got.Token = 0 // no row: CurrentLease says token 0, which toModel already maps to 0
-		}
-		if err != nil || got != want {
-			return fmt.Sprintf("%s; %s's lease: %+v (%v); model: %+v", line, a, got, err, want), a + "'s lease"
+		got, found := leases[a]
+		if want, known := am.m.Lease(a); got != want || found != known {
+			return fmt.Sprintf("%s; %s's lease: %+v; model: %+v", line, a, got, want), a + "'s lease"
 		}
 	}
-	for _, a := range assignments {
-		asg, err := reader.Assignment(b.ctx, a.id)
-		want, _ := am.m.Assignment(a.id)
-		got := model.Assignment{Actor: asg.Actor, State: asg.State, Attempt: toks.toModel(asg.AttemptToken), LeaseToken: toks.toModel(asg.LeaseToken)}
-		if err != nil || got != want || (asg.AttemptID != "") != (want.Attempt != 0) {
-			return fmt.Sprintf("%s; %s: %+v, attempt id %q (%v); model: %+v", line, a.id, got, asg.AttemptID, err, want), a.id + "'s row"
+	var rows int
+	var badRow, badID string
+	b.query(`SELECT id, actor, state, attempt_id IS NOT NULL, COALESCE(attempt_token, 0), COALESCE(lease_token, 0)
+		FROM assignments ORDER BY id`, func(scan func(...any) error) error {
+		var id, state string
+		var hasID bool
+		var attempt, lease int64
+		var got model.Assignment
+		err := scan(&id, &got.Actor, &state, &hasID, &attempt, &lease)
+		got.State, got.Attempt, got.LeaseToken = actor.State(state), toks.toModel(attempt), toks.toModel(lease)
+		want, known := am.m.Assignment(id)
+		if badID == "" && (!known || got != want || hasID != (want.Attempt != 0)) {
+			badRow, badID = fmt.Sprintf("%s; %s: %+v, an attempt id %v; model: %+v", line, id, got, hasID, want), id
 		}
+		rows++
+		return err
+	})
+	if badID != "" {
+		return badRow, badID + "'s row"
+	}
+	if rows != len(assignments) {
+		return fmt.Sprintf("%s; %d assignments; model: %d", line, rows, len(assignments)), "the assignments"
 	}
 	var got []model.AttemptLine
-	for _, a := range assignments {
-		for _, r := range attemptsOf(b, a.id) {
-			got = append(got, model.AttemptLine{Assignment: r.Assignment, Actor: r.Actor, Process: b.name(r.Process),
-				LeaseToken: toks.toModel(r.LeaseToken), Token: toks.toModel(r.Token), StartedAt: r.StartedAt, Outcome: actor.State(r.Outcome)})
-		}
-	}
-	slices.SortFunc(got, func(x, y model.AttemptLine) int { return int(x.Token - y.Token) })
+	b.query(`SELECT assignment, actor, process, lease_token, token, started_at, COALESCE(outcome, '')
+		FROM execution_attempts ORDER BY token`, func(scan func(...any) error) error {
+		var r model.AttemptLine
+		var process, outcome string
+		var lease, tok int64
+		err := scan(&r.Assignment, &r.Actor, &process, &lease, &tok, &r.StartedAt, &outcome)
+		r.Process, r.LeaseToken, r.Token, r.Outcome = b.name(process), toks.toModel(lease), toks.toModel(tok), actor.State(outcome)
+		got = append(got, r)
+		return err
+	})
 	if want := am.m.Attempts(); !slices.Equal(got, want) {
 		return fmt.Sprintf("%s; attempts log: %+v; model: %+v", line, got, want), "the attempts log"
 	}
@@ -326,33 +347,21 @@ func actorLedgerAgrees(b *actorBench, am *actorModel, toks *tokens, line string)
 	return line, ""
 }
 
-// attemptLine is one row of execution_attempts as the ledger holds it.
-type attemptLine struct {
-	Assignment, Actor, Process string
-	LeaseToken, Token          int64
-	StartedAt                  int64
-	Outcome                    string
-}
-
-// attemptsOf reads assignment id's attempts log, oldest first.
-func attemptsOf(b *actorBench, id string) []attemptLine {
+// query runs a read on the ledger's committed state and hands each row's
+// Scan to row, failing the test on any error.
+func (b *actorBench) query(q string, row func(scan func(...any) error) error) {
 	b.tb.Helper()
-	rows, err := b.first.Query(b.ctx, `SELECT assignment, actor, process, lease_token, token, started_at, COALESCE(outcome, '')
-		FROM execution_attempts WHERE assignment = ? ORDER BY token`, id)
+	rows, err := b.first.Query(b.ctx, q)
 	if err != nil {
-		b.tb.Fatalf("read the attempts of %s: %v", id, err)
+		b.tb.Fatalf("read the ledger: %s: %v", q, err)
 	}
 	defer rows.Close()
-	var out []attemptLine
 	for rows.Next() {
-		var r attemptLine
-		if err := rows.Scan(&r.Assignment, &r.Actor, &r.Process, &r.LeaseToken, &r.Token, &r.StartedAt, &r.Outcome); err != nil {
-			b.tb.Fatalf("read the attempts of %s: %v", id, err)
+		if err := row(rows.Scan); err != nil {
+			b.tb.Fatalf("read the ledger: %s: %v", q, err)
 		}
-		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		b.tb.Fatalf("read the attempts of %s: %v", id, err)
+		b.tb.Fatalf("read the ledger: %s: %v", q, err)
 	}
-	return out
 }
