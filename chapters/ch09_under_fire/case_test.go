@@ -200,8 +200,8 @@ type disagreement struct {
 }
 
 // report fails tb with a shrunk disagreement, printed so it can be kept.
-// system is "mailbox" or "queue" (the testdata folder and the test that
-// runs it); from says where the sequence came from; header is the case's
+// system is "mailbox", "queue", "session" or "actor" (the testdata
+// folder and the test that runs it); from says where the sequence came from; header is the case's
 // first lines (lease, contract).
 func report(tb testing.TB, system, from string, total int, header []string, d disagreement) {
 	tb.Helper()
@@ -229,6 +229,7 @@ var regressionTest = map[string]string{
 	"mailbox": "TestMailboxRegressionCases",
 	"queue":   "TestQueueRegressionCases",
 	"session": "TestSessionRegressionCases",
+	"actor":   "TestActorRegressionCases",
 }
 
 // storedCases returns the case files under testdata/system, by name.
@@ -246,19 +247,20 @@ func storedCases(tb testing.TB, system string) map[string]string {
 	return cases
 }
 
-// replaySteps runs each step through both, which runs it on the mechanism
-// and on the model and returns its printed line and, if they disagreed,
-// what about. It returns the lines so far and, at the first disagreement,
-// the disagreement itself; the caller's checks after the last step go on
-// from the lines.
-func replaySteps[S any](steps []S, both func(S) (line, what string)) ([]string, *disagreement) {
+// replaySteps runs steps in turns: run takes the steps not run yet, runs
+// the next turn on the mechanism and on the model (one step, or an
+// overtaken step with the step that overtakes it), and returns how many
+// steps it ran, their printed lines and, if the two sides disagreed, what
+// about. replaySteps returns the lines, how many steps ran, and the first
+// disagreement, if any.
+func replaySteps[S any](steps []S, run func(rest []S) (n int, lines []string, what string)) ([]string, int, *disagreement) {
 	var lines []string
-	for _, s := range steps {
-		line, what := both(s)
-		lines = append(lines, line)
+	for i := 0; i < len(steps); {
+		n, ran, what := run(steps[i:])
+		lines, i = append(lines, ran...), i+n
 		if what != "" {
-			return lines, &disagreement{lines: lines, what: what}
+			return lines, i, &disagreement{lines: lines, what: what}
 		}
 	}
-	return lines, nil
+	return lines, len(steps), nil
 }

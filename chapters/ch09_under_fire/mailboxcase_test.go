@@ -44,6 +44,9 @@ type mailboxStep struct {
 	op    string // Claim, Complete or DeadLetter
 	id    string
 	tok   tokenRef // the token Complete and DeadLetter present
+	// overtaken: the next step runs whole just before this call's
+	// transaction begins (overtake_test.go).
+	overtaken bool
 }
 
 func (s mailboxStep) time() int64 { return s.at }
@@ -54,10 +57,14 @@ func (s mailboxStep) shifted(by int64) mailboxStep {
 }
 
 func (s mailboxStep) String() string {
-	if s.tok == "" {
-		return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.owner), s.op, s.id)
+	args := s.id
+	if s.tok != "" {
+		args += ", token=" + string(s.tok)
 	}
-	return fmt.Sprintf("t=%d %s %s(%s, token=%s)", s.at, quoteName(s.owner), s.op, s.id, s.tok)
+	if s.overtaken {
+		args += ", overtaken"
+	}
+	return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.owner), s.op, args)
 }
 
 func (c mailboxCase) header() []string {
@@ -87,7 +94,8 @@ func parseMailboxCase(text string) (mailboxCase, error) {
 		if err != nil {
 			return mailboxCase{}, err
 		}
-		s := mailboxStep{at: p.at, owner: p.actor, op: p.op, id: p.args[0], tok: tokenRef(p.option("token"))}
+		s := mailboxStep{at: p.at, owner: p.actor, op: p.op, id: p.args[0], tok: tokenRef(p.option("token")),
+			overtaken: p.flag("overtaken")}
 		switch {
 		case s.op == "Claim":
 		case s.op != "Complete" && s.op != "DeadLetter":
@@ -129,8 +137,9 @@ func (mm *mailboxModel) presented(s mailboxStep) model.Token {
 	return resolve(s.tok, mm.won, s.owner, s.id, model.Token(neverIssued))
 }
 
-// apply runs s on the model and returns its answer.
-func (mm *mailboxModel) apply(s mailboxStep) model.Answer {
+// apply runs s on the model, presenting the token presented (what
+// mm.presented said when s's call began), and returns its answer.
+func (mm *mailboxModel) apply(s mailboxStep, presented model.Token) model.Answer {
 	switch s.op {
 	case "Claim":
 		a := mm.m.Claim(s.id, s.owner, s.at)
@@ -139,9 +148,9 @@ func (mm *mailboxModel) apply(s mailboxStep) model.Answer {
 		}
 		return a
 	case "Complete":
-		return mm.m.Complete(s.id, s.owner, mm.presented(s))
+		return mm.m.Complete(s.id, s.owner, presented)
 	}
-	return mm.m.DeadLetter(s.id, mm.presented(s))
+	return mm.m.DeadLetter(s.id, presented)
 }
 
 // leaseEnds returns the minutes at which the model's live leases end.
@@ -157,14 +166,21 @@ func (mm *mailboxModel) leaseEnds() []int64 {
 
 // generateMailbox draws a sequence from ch. It runs the model as it goes,
 // only to aim times at the leases' ends; the mechanism is not involved.
-func generateMailbox(ch chooser, lease int64) mailboxCase {
+// With overtake, about one step in three is overtaken by the next, which
+// mostly names the same message, and half the time makes the same call.
+func generateMailbox(ch chooser, lease int64, overtake bool) mailboxCase {
 	c := mailboxCase{lease: lease}
 	mm := newMailboxModel(lease)
 	span := max(lease, 15)
 	var now int64
+	var held []mailboxStep // an overtaken step, applied to the model after its overtaker
+	var heldTok model.Token
 	for ch.more() {
 		now = pickTime(ch, now, mm.leaseEnds(), span)
 		s := mailboxStep{at: now, owner: pick(ch, plainOwners...), id: pick(ch, messages...).id}
+		if len(held) > 0 && ch.intn(4) > 0 {
+			s.id = held[0].id
+		}
 		if ch.intn(10) < 3 {
 			s.owner = pick(ch, oddOwners...)
 		}
@@ -179,15 +195,34 @@ func generateMailbox(ch chooser, lease int64) mailboxCase {
 		default:
 			s.op = "DeadLetter"
 		}
+		if len(held) > 0 && ch.intn(2) == 0 {
+			s.op = held[0].op // the same call twice at once: the race the transaction must settle
+		}
 		if s.op == "Complete" || s.op == "DeadLetter" {
 			s.tok = pick(ch, latest, latest, latest, earlier, other, none, never)
+		}
+		if msg, _ := mm.m.Message(s.id); len(held) > 0 && msg.State == mailbox.Claimed && ch.intn(2) == 0 {
+			s.owner, s.tok = msg.Owner, latest // the holder itself, with its token, gets in first
+			if s.op == "Claim" {
+				s.tok = ""
+			}
 		}
 		if msg, _ := mm.m.Message(s.id); ch.intn(10) == 0 && msg.State == mailbox.Claimed {
 			// An impostor: a name like the holder's, presenting the holder's token.
 			s.owner, s.op, s.tok = lookAlike(ch, msg.Owner), "Complete", other
 		}
-		mm.apply(s)
+		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+			s.overtaken = true
+			c.steps = append(c.steps, s)
+			held, heldTok = []mailboxStep{s}, mm.presented(s)
+			continue
+		}
 		c.steps = append(c.steps, s)
+		mm.apply(s, mm.presented(s))
+		if len(held) > 0 {
+			mm.apply(held[0], heldTok)
+			held = nil
+		}
 	}
 	return c
 }

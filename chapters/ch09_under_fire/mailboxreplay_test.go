@@ -21,14 +21,16 @@ type mailboxBench struct {
 	ledgerDir
 	lease int64
 	first *sqlitedb.DB // set-up, committed reads, the counter
-	boxes [processes]*mailbox.Mailbox
+	boxes map[slot]*mailbox.Mailbox
+	pools map[slot]*pausable
+	depth int // how many overtaken calls the step now running is inside
 }
 
 // newMailboxBench creates a ledger holding the starting messages in a
 // directory of its own.
 func newMailboxBench(tb testing.TB, lease int64) *mailboxBench {
 	tb.Helper()
-	b := &mailboxBench{ledgerDir: newLedgerDir(tb), lease: lease}
+	b := &mailboxBench{ledgerDir: newLedgerDir(tb), lease: lease, boxes: map[slot]*mailbox.Mailbox{}, pools: map[slot]*pausable{}}
 	b.first = b.open(mailboxFile)
 	if err := mailbox.CreateSchema(b.ctx, b.first); err != nil {
 		tb.Fatalf("create schema: %v", err)
@@ -45,16 +47,18 @@ func newMailboxBench(tb testing.TB, lease int64) *mailboxBench {
 // mailboxFile is the ledger's file in the run's directory.
 const mailboxFile = "ledger.db"
 
-// box returns the mailbox owner calls through: one of processes
-// connection pools, each what a separate worker process would have.
-// Owners share them as workers in processes do; the ordinary workers each
-// have their own.
-func (b *mailboxBench) box(owner string) *mailbox.Mailbox {
-	p := process(owner, plainOwners, oddOwners)
-	if b.boxes[p] == nil {
-		b.boxes[p] = mailbox.Open(b.open(mailboxFile), b.clock, b.lease)
+// box returns the mailbox owner calls through, and its pool: one of
+// processes connection pools, each what a separate worker process would
+// have. Owners share them as workers in processes do; the ordinary
+// workers each have their own. A step that overtakes another calls
+// through pools of its own (slot).
+func (b *mailboxBench) box(owner string) (*mailbox.Mailbox, *pausable) {
+	at := slot{process(owner, plainOwners, oddOwners), b.depth}
+	if b.boxes[at] == nil {
+		b.pools[at] = b.openPausable(mailboxFile)
+		b.boxes[at] = mailbox.Open(b.pools[at].db, b.clock, b.lease)
 	}
-	return b.boxes[p]
+	return b.boxes[at], b.pools[at]
 }
 
 // replayMailbox runs c's steps on a fresh ledger and on the model. It
@@ -66,9 +70,9 @@ func replayMailbox(tb testing.TB, c mailboxCase) (int, *disagreement) {
 	defer bench.close()
 	mm := newMailboxModel(c.lease)
 	toks := newTokens()
-	lines, d := replaySteps(c.steps, func(s mailboxStep) (string, string) { return mailboxStepBoth(bench, mm, toks, s) })
+	lines, ran, d := replaySteps(c.steps, func(rest []mailboxStep) (int, []string, string) { return runMailboxSteps(bench, mm, toks, rest) })
 	if d != nil {
-		return len(lines), d
+		return ran, d
 	}
 	for _, m := range messages {
 		if got, want, ok := rowsAgree(bench, mm, toks, m.id); !ok {
@@ -83,35 +87,73 @@ func replayMailbox(tb testing.TB, c mailboxCase) (int, *disagreement) {
 	return len(c.steps), nil
 }
 
+// runMailboxSteps runs steps[0] on both sides and, if it is overtaken, the
+// steps that overtake it, inside its pause. It returns how many steps ran,
+// their printed lines in the order of steps, and what the first
+// disagreement was about ("" if none).
+func runMailboxSteps(b *mailboxBench, mm *mailboxModel, toks *tokens, steps []mailboxStep) (n int, lines []string, what string) {
+	s := steps[0]
+	if !s.overtaken || len(steps) == 1 {
+		line, what := mailboxStepBoth(b, mm, toks, s, nil)
+		return 1, []string{line}, what
+	}
+	var inner []string
+	var innerWhat string
+	line, what := mailboxStepBoth(b, mm, toks, s, func() {
+		b.depth++
+		n, inner, innerWhat = runMailboxSteps(b, mm, toks, steps[1:])
+		b.depth--
+	})
+	if innerWhat != "" {
+		what = innerWhat // the overtaker's transaction came first
+	}
+	return 1 + n, append([]string{line}, inner...), what
+}
+
 // mailboxStepBoth runs s on both sides and returns its printed line and,
-// if they disagreed, what about.
-func mailboxStepBoth(b *mailboxBench, mm *mailboxModel, toks *tokens, s mailboxStep) (line, what string) {
+// if they disagreed, what about. A non-nil overtaker runs just before s's
+// transaction begins (or after s, if it began none), and is applied to
+// the model first.
+func mailboxStepBoth(b *mailboxBench, mm *mailboxModel, toks *tokens, s mailboxStep, overtaker func()) (line, what string) {
 	b.clock.Set(s.at)
 	presented := mm.presented(s)
-	want := mailboxOutcome{Answer: mm.apply(s)}
-	box := b.box(s.owner)
-	var got mailboxOutcome
+	box, pool := b.box(s.owner)
+	after := func() {}
+	if overtaker != nil {
+		after = pool.hold(func() {
+			overtaker()
+			b.clock.Set(s.at)
+		})
+	}
+	var claim mailbox.Claim
+	var verdict mailbox.Verdict
+	var err error
 	switch s.op {
 	case "Claim":
-		c, err := box.Claim(b.ctx, s.id, s.owner)
-		got = outcomeOf(err)
-		if err == nil {
-			got.Token, got.Renewed, got.Expires, got.ExpiresAt = toks.toModel(c.Token), c.Renewed, c.Expires, c.ExpiresAt
-			if got.Token < 0 && want.Refused == "" && !want.Renewed && toks.bindNew(want.Token, c.Token) {
-				got.Token = want.Token // a new generation on both sides: from now on they are one token
-			}
-		}
+		claim, err = box.Claim(b.ctx, s.id, s.owner)
 	case "Complete":
-		got = outcomeOf(box.Complete(b.ctx, s.id, s.owner, toks.toReal(presented)))
+		err = box.Complete(b.ctx, s.id, s.owner, toks.toReal(presented))
 	case "DeadLetter":
-		v, err := box.DeadLetter(b.ctx, s.id, toks.toReal(presented))
-		got = outcomeOf(err)
-		if err == nil {
-			got.Verdict = v
+		verdict, err = box.DeadLetter(b.ctx, s.id, toks.toReal(presented))
+	}
+	after()
+	want := mailboxOutcome{Answer: mm.apply(s, presented)}
+	got := outcomeOf(err)
+	switch {
+	case err != nil:
+	case s.op == "Claim":
+		got.Token, got.Renewed, got.Expires, got.ExpiresAt = toks.toModel(claim.Token), claim.Renewed, claim.Expires, claim.ExpiresAt
+		if got.Token < 0 && want.Refused == "" && !want.Renewed && toks.bindNew(want.Token, claim.Token) {
+			got.Token = want.Token // a new generation on both sides: from now on they are one token
 		}
+	case s.op == "DeadLetter":
+		got.Verdict = verdict
 	}
 
 	line = s.String() + " -> "
+	if overtaker != nil {
+		line += "after the next step, "
+	}
 	if s.tok != "" {
 		line += "presented " + toks.say(presented) + ": "
 	}

@@ -56,6 +56,9 @@ type queueStep struct {
 	fence   tokenRef // the fence Call and Finish present
 	changed bool     // Call: one unit more than the job asks for
 	fail    bool     // Call: the controlled failure after the effect
+	// overtaken: the next step runs whole just before this call's
+	// transaction begins (overtake_test.go).
+	overtaken bool
 }
 
 func (s queueStep) time() int64 { return s.at }
@@ -67,15 +70,17 @@ func (s queueStep) shifted(by int64) queueStep {
 
 func (s queueStep) String() string {
 	head := fmt.Sprintf("t=%d %s %s(%s", s.at, quoteName(s.worker), s.op, s.job)
-	if s.op == "Claim" || s.op == "BreakLog" || s.op == "RepairLog" {
-		return head + ")"
+	if s.op != "Claim" && s.op != "BreakLog" && s.op != "RepairLog" {
+		head += ", fence=" + string(s.fence)
 	}
-	head += ", fence=" + string(s.fence)
 	if s.changed {
 		head += ", units+1"
 	}
 	if s.fail {
 		head += ", fail"
+	}
+	if s.overtaken {
+		head += ", overtaken"
 	}
 	return head + ")"
 }
@@ -105,7 +110,7 @@ func parseQueueCase(text string) (queueCase, error) {
 			return queueCase{}, err
 		}
 		s := queueStep{at: p.at, worker: p.actor, op: p.op, job: p.args[0],
-			fence: tokenRef(p.option("fence")), changed: p.flag("units+1"), fail: p.flag("fail")}
+			fence: tokenRef(p.option("fence")), changed: p.flag("units+1"), fail: p.flag("fail"), overtaken: p.flag("overtaken")}
 		switch {
 		case s.op == "Claim":
 		case s.op == "BreakLog" || s.op == "RepairLog":
@@ -175,8 +180,10 @@ type queueOutcome struct {
 	Err       string
 }
 
-// apply runs s on the model and returns its answer.
-func (qm *queueModel) apply(s queueStep) queueOutcome {
+// apply runs s on the model and returns its answer. presented and req are
+// the fence s presents and the call it makes, as they were when s's call
+// began (qm.presented, qm.request).
+func (qm *queueModel) apply(s queueStep, presented model.Token, req model.Request) queueOutcome {
 	switch s.op {
 	case "Claim":
 		a := qm.q.Claim(s.job, s.worker, s.at)
@@ -185,7 +192,7 @@ func (qm *queueModel) apply(s queueStep) queueOutcome {
 		}
 		return queueOutcome{QueueAnswer: a}
 	case "Finish":
-		return queueOutcome{QueueAnswer: qm.q.Finish(s.job, s.worker, qm.presented(s))}
+		return queueOutcome{QueueAnswer: qm.q.Finish(s.job, s.worker, presented)}
 	case "BreakLog":
 		qm.g.BreakLog()
 		return queueOutcome{}
@@ -193,12 +200,24 @@ func (qm *queueModel) apply(s queueStep) queueOutcome {
 		qm.g.RepairLog()
 		return queueOutcome{}
 	}
-	a := qm.g.Apply(qm.request(s))
+	a := qm.g.Apply(req)
 	o := queueOutcome{Result: a.Result, Failed: a.Failed, NotLogged: a.NotLogged}
 	if a.Seen != nil {
 		o.Seen = *a.Seen
 	}
 	return o
+}
+
+// staleWorker returns a worker that won job id before its current holder
+// did and is not that holder, or "" if there is none.
+func (qm *queueModel) staleWorker(id string) string {
+	j, _ := qm.q.Job(id)
+	for _, w := range qm.won {
+		if w.id == id && w.actor != j.Worker {
+			return w.actor
+		}
+	}
+	return ""
 }
 
 // leaseEnds returns the ticks at which the model's running leases end.
@@ -213,13 +232,19 @@ func (qm *queueModel) leaseEnds() []int64 {
 }
 
 // generateQueue draws a sequence from ch, running the model as it goes to
-// aim times at the leases' ends.
-func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
+// aim times at the leases' ends. With overtake, about one step in three
+// is overtaken by the next, which mostly names the same job and half the
+// time makes the same call.
+func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake bool) queueCase {
 	c := queueCase{lease: lease, contract: contract}
 	qm := newQueueModel(lease, contract)
 	span := max(lease, 5)
 	var now int64
 	logBroken := false
+	var held []queueStep // an overtaken step, applied to the model after its overtaker
+	var heldFence model.Token
+	var heldReq model.Request
+	apply := func(s queueStep) { qm.apply(s, qm.presented(s), qm.request(s)) }
 	for ch.more() {
 		now = pickTime(ch, now, qm.leaseEnds(), span)
 		if (logBroken && ch.intn(4) == 0) || (!logBroken && ch.intn(25) == 0) {
@@ -228,11 +253,18 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
 				s.op = "RepairLog"
 			}
 			logBroken = !logBroken
-			qm.apply(s)
+			apply(s)
 			c.steps = append(c.steps, s)
+			if len(held) > 0 {
+				qm.apply(held[0], heldFence, heldReq)
+				held = nil
+			}
 			continue
 		}
 		s := queueStep{at: now, worker: pick(ch, plainWorkers...), job: pick(ch, jobs...).id}
+		if len(held) > 0 && ch.intn(4) > 0 {
+			s.job = held[0].job
+		}
 		if ch.intn(10) < 3 {
 			s.worker = pick(ch, oddWorkers...)
 		}
@@ -244,6 +276,9 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
 		default:
 			s.op = "Finish"
 		}
+		if len(held) > 0 && (ch.intn(2) == 0 || held[0].op == "Call" && ch.intn(2) == 0) {
+			s.op = held[0].op // the same call twice at once: the race the transaction must settle
+		}
 		if s.op != "Call" && ch.intn(8) == 0 {
 			s.job = pick(ch, unknownJobs...)
 		}
@@ -253,12 +288,33 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract) queueCase {
 		if s.op == "Call" {
 			s.changed, s.fail = ch.intn(6) == 0, ch.intn(4) == 0
 		}
+		if j, _ := qm.q.Job(s.job); len(held) > 0 && j.State == queue.Running && ch.intn(2) == 0 {
+			s.worker = j.Worker // the holder itself, with its fence, gets in first
+			if s.op != "Claim" {
+				s.fence = latest
+			}
+		}
 		if j, _ := qm.q.Job(s.job); ch.intn(10) == 0 && j.State == queue.Running {
 			// An impostor: a name like the holder's, presenting the holder's fence.
 			s.worker, s.op, s.fence, s.changed, s.fail = lookAlike(ch, j.Worker), "Finish", other, false, false
 		}
-		qm.apply(s)
+		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+			s.overtaken = true
+			if stale := qm.staleWorker(s.job); s.op == "Call" && stale != "" && ch.intn(2) == 0 {
+				// A worker whose lease was taken over calls with its old
+				// fence: the holder, mostly, overtakes it (fence-old-first).
+				s.worker, s.fence = stale, latest
+			}
+			c.steps = append(c.steps, s)
+			held, heldFence, heldReq = []queueStep{s}, qm.presented(s), qm.request(s)
+			continue
+		}
 		c.steps = append(c.steps, s)
+		apply(s)
+		if len(held) > 0 {
+			qm.apply(held[0], heldFence, heldReq)
+			held = nil
+		}
 	}
 	return c
 }

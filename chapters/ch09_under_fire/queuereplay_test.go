@@ -28,20 +28,34 @@ type queueBench struct {
 	contract gate.Contract
 	jobs     *sqlitedb.DB // set-up, committed reads, the counter
 	dest     *sqlitedb.DB // set-up and committed reads; no gate writes on it
-	workers  [processes]worker
+	workers  map[slot]worker
 	repair   func() // set while the arrivals log is broken
+	depth    int    // how many overtaken calls the step now running is inside
 }
 
 // worker is what one worker process would have: its own connections to
 // the queue and to the destination.
 type worker struct {
-	q *queue.Queue
-	g *gate.Gate
+	q      *queue.Queue
+	g      *gate.Gate
+	qp, gp *pausable // the pools q and g call through
+}
+
+// pool returns the pool op calls through: the destination's for a call,
+// the queue's for a claim or a finish, none for the operator's steps.
+func (w worker) pool(op string) *pausable {
+	switch op {
+	case "Call":
+		return w.gp
+	case "Claim", "Finish":
+		return w.qp
+	}
+	return nil
 }
 
 func newQueueBench(tb testing.TB, lease int64, contract gate.Contract) *queueBench {
 	tb.Helper()
-	b := &queueBench{ledgerDir: newLedgerDir(tb), lease: lease, contract: contract}
+	b := &queueBench{ledgerDir: newLedgerDir(tb), lease: lease, contract: contract, workers: map[slot]worker{}}
 	b.jobs, b.dest = b.open("queue.db"), b.open("destination.db")
 	if err := queue.CreateSchema(b.ctx, b.jobs); err != nil {
 		tb.Fatalf("create queue schema: %v", err)
@@ -61,11 +75,12 @@ func newQueueBench(tb testing.TB, lease int64, contract gate.Contract) *queueBen
 // worker returns the connections a worker calls through: those of one of
 // processes worker processes, shared as mailboxBench.box shares them.
 func (b *queueBench) worker(name string) worker {
-	p := process(name, plainWorkers, oddWorkers)
-	if b.workers[p].q == nil {
-		b.workers[p] = worker{q: queue.Open(b.open("queue.db"), b.clock, b.lease), g: gate.Open(b.open("destination.db"), b.contract)}
+	at := slot{process(name, plainWorkers, oddWorkers), b.depth}
+	if _, ok := b.workers[at]; !ok {
+		qp, gp := b.openPausable("queue.db"), b.openPausable("destination.db")
+		b.workers[at] = worker{q: queue.Open(qp.db, b.clock, b.lease), g: gate.Open(gp.db, b.contract), qp: qp, gp: gp}
 	}
-	return b.workers[p]
+	return b.workers[at]
 }
 
 // replayQueue runs c's steps on fresh files and on the models. It returns
@@ -77,9 +92,9 @@ func replayQueue(tb testing.TB, c queueCase) (int, *disagreement) {
 	defer bench.close()
 	qm := newQueueModel(c.lease, c.contract)
 	toks := newTokens()
-	lines, d := replaySteps(c.steps, func(s queueStep) (string, string) { return queueStepBoth(bench, qm, toks, s) })
+	lines, ran, d := replaySteps(c.steps, func(rest []queueStep) (int, []string, string) { return runQueueSteps(bench, qm, toks, rest) })
 	if d != nil {
-		return len(lines), d
+		return ran, d
 	}
 	for _, j := range jobs {
 		if got, want, ok := jobsAgree(bench, qm, toks, j.id); !ok {
@@ -90,31 +105,58 @@ func replayQueue(tb testing.TB, c queueCase) (int, *disagreement) {
 	return len(c.steps), nil
 }
 
+// runQueueSteps runs steps[0] on both sides and, if it is overtaken, the
+// steps that overtake it, inside its pause, as runMailboxSteps does.
+func runQueueSteps(b *queueBench, qm *queueModel, toks *tokens, steps []queueStep) (n int, lines []string, what string) {
+	s := steps[0]
+	if !s.overtaken || len(steps) == 1 {
+		line, what := queueStepBoth(b, qm, toks, s, nil)
+		return 1, []string{line}, what
+	}
+	var inner []string
+	var innerWhat string
+	line, what := queueStepBoth(b, qm, toks, s, func() {
+		b.depth++
+		n, inner, innerWhat = runQueueSteps(b, qm, toks, steps[1:])
+		b.depth--
+	})
+	if innerWhat != "" {
+		what = innerWhat // the overtaker's transaction came first
+	}
+	return 1 + n, append([]string{line}, inner...), what
+}
+
 // queueStepBoth runs s on both sides and returns its printed line and, if
-// they disagreed, what about.
-func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (line, what string) {
+// they disagreed, what about. A non-nil overtaker runs just before s's
+// transaction begins (or after s, if it began none), and is applied to
+// the models first.
+func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep, overtaker func()) (line, what string) {
 	b.clock.Set(s.at)
 	presented := qm.presented(s)
 	var req model.Request
 	if s.op == "Call" {
 		req = qm.request(s)
 	}
-	want := qm.apply(s)
 	w := b.worker(s.worker)
-	var got queueOutcome
-	var callErr error // the call's error, shown but not compared: the model knows kinds, not wordings
+	after := func() {}
+	if overtaker != nil {
+		resume := func() {
+			overtaker()
+			b.clock.Set(s.at)
+		}
+		after = resume
+		if p := w.pool(s.op); p != nil {
+			after = p.hold(resume)
+		}
+	}
+	var lease queue.Lease
+	var out gate.Outcome
+	var err error
 	switch s.op {
 	case "Claim":
-		l, err := w.q.Claim(b.ctx, s.job, s.worker)
-		got = queueOutcomeOf(err)
-		if err == nil {
-			got.Fence, got.ExpiresAt = toks.toModel(l.Fence), l.ExpiresAt
-			if got.Fence < 0 && want.Refused == "" && toks.bindNew(want.Fence, l.Fence) {
-				got.Fence = want.Fence // a new generation on both sides
-			}
-		}
+		lease, err = w.q.Claim(b.ctx, s.job, s.worker)
 	case "Finish":
-		got = queueOutcomeOf(w.q.Finish(b.ctx, s.job, s.worker, toks.toReal(presented)))
+		err = w.q.Finish(b.ctx, s.job, s.worker, toks.toReal(presented))
 	case "BreakLog":
 		if b.repair == nil {
 			b.repair = gatetest.BreakArrivalsLogOf(b.tb, b.dest)
@@ -125,8 +167,25 @@ func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (li
 			b.repair = nil
 		}
 	case "Call":
-		out, err := w.g.Apply(b.ctx, gate.Request{Fence: toks.toReal(req.Fence), Operation: req.Operation,
+		out, err = w.g.Apply(b.ctx, gate.Request{Fence: toks.toReal(req.Fence), Operation: req.Operation,
 			Units: req.Units, FailAfterEffect: req.Fail})
+	}
+	after()
+	want := qm.apply(s, presented, req)
+	var got queueOutcome
+	var callErr error // the call's error, shown but not compared: the model knows kinds, not wordings
+	switch s.op {
+	case "Claim":
+		got = queueOutcomeOf(err)
+		if err == nil {
+			got.Fence, got.ExpiresAt = toks.toModel(lease.Fence), lease.ExpiresAt
+			if got.Fence < 0 && want.Refused == "" && toks.bindNew(want.Fence, lease.Fence) {
+				got.Fence = want.Fence // a new generation on both sides
+			}
+		}
+	case "Finish":
+		got = queueOutcomeOf(err)
+	case "Call":
 		got = queueOutcome{Result: out.Result}
 		switch {
 		case errors.Is(err, gate.ErrNotLogged):
@@ -140,6 +199,9 @@ func queueStepBoth(b *queueBench, qm *queueModel, toks *tokens, s queueStep) (li
 	}
 
 	line = s.String() + " -> "
+	if overtaker != nil {
+		line += "after the next step, "
+	}
 	if s.op == "Call" || s.op == "Finish" {
 		line += "presented " + toks.sayAs("fence", presented) + ": "
 	}

@@ -38,6 +38,9 @@ type sessionStep struct {
 	op   string // Claim, RenewHost or Finish
 	id   string // "" for RenewHost
 	inc  tokenRef
+	// overtaken: the next step runs whole just before this call's
+	// transaction begins (overtake_test.go).
+	overtaken bool
 }
 
 func (s sessionStep) time() int64 { return s.at }
@@ -48,10 +51,17 @@ func (s sessionStep) shifted(by int64) sessionStep {
 }
 
 func (s sessionStep) String() string {
-	if s.op == "Finish" {
-		return fmt.Sprintf("t=%d %s Finish(%s, incarnation=%s)", s.at, quoteName(s.host), s.id, s.inc)
+	var args []string
+	if s.id != "" || s.op != "RenewHost" {
+		args = append(args, s.id)
 	}
-	return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.host), s.op, s.id)
+	if s.op == "Finish" {
+		args = append(args, "incarnation="+string(s.inc))
+	}
+	if s.overtaken {
+		args = append(args, "overtaken")
+	}
+	return fmt.Sprintf("t=%d %s %s(%s)", s.at, quoteName(s.host), s.op, strings.Join(args, ", "))
 }
 
 func (c sessionCase) header() []string {
@@ -81,7 +91,11 @@ func parseSessionCase(text string) (sessionCase, error) {
 		if err != nil {
 			return c, err
 		}
-		s := sessionStep{at: p.at, host: p.actor, op: p.op, id: p.args[0], inc: tokenRef(p.option("incarnation"))}
+		s := sessionStep{at: p.at, host: p.actor, op: p.op, id: p.args[0], inc: tokenRef(p.option("incarnation")),
+			overtaken: p.flag("overtaken") || p.args[0] == "overtaken"}
+		if s.id == "overtaken" {
+			s.id = "" // RenewHost(overtaken): the flag is its only argument
+		}
 		switch {
 		case s.op == "Claim" || s.op == "RenewHost":
 		case s.op != "Finish":
@@ -118,8 +132,9 @@ type sessionOutcome struct {
 	Err       string
 }
 
-// apply runs s on the model and returns its answer.
-func (sm *sessionModel) apply(s sessionStep) sessionOutcome {
+// apply runs s on the model and returns its answer; a Finish presents
+// inc, the incarnation sm.presented said when its call began.
+func (sm *sessionModel) apply(s sessionStep, inc int64) sessionOutcome {
 	switch s.op {
 	case "Claim":
 		a := sm.m.Claim(s.id, s.host, s.at)
@@ -131,7 +146,7 @@ func (sm *sessionModel) apply(s sessionStep) sessionOutcome {
 		ends, ok := sm.m.RenewHost(s.host, s.at)
 		return sessionOutcome{HostLease: ends, SessionAnswer: model.SessionAnswer{NoHost: !ok}}
 	}
-	return sessionOutcome{SessionAnswer: sm.m.Finish(s.id, s.host, sm.presented(s), s.result(), s.at)}
+	return sessionOutcome{SessionAnswer: sm.m.Finish(s.id, s.host, inc, s.result(), s.at)}
 }
 
 // leaseEnds returns when the model's live session leases and every host
@@ -151,19 +166,31 @@ func (sm *sessionModel) leaseEnds() []int64 {
 	return ends
 }
 
-// generateSession draws a sequence from ch.
-func generateSession(ch chooser, leases session.Leases) sessionCase {
+// generateSession draws a sequence from ch. With overtake, about one
+// step in three is overtaken by the next, which mostly names the same
+// session and half the time makes the same call.
+func generateSession(ch chooser, leases session.Leases, overtake bool) sessionCase {
 	c := sessionCase{leases: leases}
 	sm := &sessionModel{m: model.NewSessions(leases)}
 	span := max(leases.Session, leases.Host, 5)
 	var now int64
+	var held []sessionStep // an overtaken step, applied to the model after its overtaker
+	var heldInc int64
 	for ch.more() {
 		now = pickTime(ch, now, sm.leaseEnds(), span)
 		s := sessionStep{at: now, host: pick(ch, plainHosts...), id: pick(ch, sessionIDs...)}
+		if len(held) > 0 && held[0].id != "" && ch.intn(4) > 0 {
+			s.id = held[0].id
+		}
 		if ch.intn(10) < 3 {
 			s.host = pick(ch, oddHosts...)
 		}
-		switch n := ch.intn(20); {
+		n := ch.intn(20)
+		if len(held) > 0 && ch.intn(2) == 0 {
+			// The same call twice at once: the race the transaction must settle.
+			n = map[string]int{"Claim": 0, "RenewHost": 7, "Finish": 11}[held[0].op]
+		}
+		switch {
 		case n < 7:
 			s.op = "Claim"
 		case n < 11:
@@ -179,8 +206,18 @@ func generateSession(ch chooser, leases session.Leases) sessionCase {
 			// An impostor: a name like the holder's, presenting the holder's incarnation.
 			s.host, s.op, s.inc = lookAlike(ch, cur.Host), "Finish", other
 		}
-		sm.apply(s)
+		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+			s.overtaken = true
+			c.steps = append(c.steps, s)
+			held, heldInc = []sessionStep{s}, sm.presented(s)
+			continue
+		}
 		c.steps = append(c.steps, s)
+		sm.apply(s, sm.presented(s))
+		if len(held) > 0 {
+			sm.apply(held[0], heldInc)
+			held = nil
+		}
 	}
 	return c
 }

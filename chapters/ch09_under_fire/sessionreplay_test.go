@@ -22,7 +22,9 @@ type sessionBench struct {
 	ledgerDir
 	leases session.Leases
 	first  *sqlitedb.DB
-	stores [processes]*session.Store
+	stores map[slot]*session.Store
+	pools  map[slot]*pausable
+	depth  int // how many overtaken calls the step now running is inside
 }
 
 // sessionFile is the session ledger's file in the run's directory.
@@ -30,7 +32,7 @@ const sessionFile = "sessions.db"
 
 func newSessionBench(tb testing.TB, leases session.Leases) *sessionBench {
 	tb.Helper()
-	b := &sessionBench{ledgerDir: newLedgerDir(tb), leases: leases}
+	b := &sessionBench{ledgerDir: newLedgerDir(tb), leases: leases, stores: map[slot]*session.Store{}, pools: map[slot]*pausable{}}
 	b.first = b.open(sessionFile)
 	if err := session.CreateSchema(b.ctx, b.first); err != nil {
 		tb.Fatalf("create session schema: %v", err)
@@ -38,14 +40,15 @@ func newSessionBench(tb testing.TB, leases session.Leases) *sessionBench {
 	return b
 }
 
-// store returns the session store host calls through, shared as
-// mailboxBench.box shares mailboxes.
-func (b *sessionBench) store(host string) *session.Store {
-	p := process(host, plainHosts, oddHosts)
-	if b.stores[p] == nil {
-		b.stores[p] = session.Open(b.open(sessionFile), b.clock, b.leases)
+// store returns the session store host calls through, and its pool,
+// shared as mailboxBench.box shares mailboxes.
+func (b *sessionBench) store(host string) (*session.Store, *pausable) {
+	at := slot{process(host, plainHosts, oddHosts), b.depth}
+	if b.stores[at] == nil {
+		b.pools[at] = b.openPausable(sessionFile)
+		b.stores[at] = session.Open(b.pools[at].db, b.clock, b.leases)
 	}
-	return b.stores[p]
+	return b.stores[at], b.pools[at]
 }
 
 // replaySession runs c's steps on a fresh ledger and on the model.
@@ -54,20 +57,49 @@ func replaySession(tb testing.TB, c sessionCase) (int, *disagreement) {
 	bench := newSessionBench(tb, c.leases)
 	defer bench.close()
 	sm := &sessionModel{m: model.NewSessions(c.leases)}
-	lines, d := replaySteps(c.steps, func(s sessionStep) (string, string) { return sessionStepBoth(bench, sm, s) })
+	_, ran, d := replaySteps(c.steps, func(rest []sessionStep) (int, []string, string) { return runSessionSteps(bench, sm, rest) })
 	if d != nil {
-		return len(lines), d
+		return ran, d
 	}
 	return len(c.steps), nil
 }
 
+// runSessionSteps runs steps[0] on both sides and, if it is overtaken,
+// the steps that overtake it, inside its pause, as runMailboxSteps does.
+func runSessionSteps(b *sessionBench, sm *sessionModel, steps []sessionStep) (n int, lines []string, what string) {
+	s := steps[0]
+	if !s.overtaken || len(steps) == 1 {
+		line, what := sessionStepBoth(b, sm, s, nil)
+		return 1, []string{line}, what
+	}
+	var inner []string
+	var innerWhat string
+	line, what := sessionStepBoth(b, sm, s, func() {
+		b.depth++
+		n, inner, innerWhat = runSessionSteps(b, sm, steps[1:])
+		b.depth--
+	})
+	if innerWhat != "" {
+		what = innerWhat // the overtaker's transaction came first
+	}
+	return 1 + n, append([]string{line}, inner...), what
+}
+
 // sessionStepBoth runs s on both sides and returns its printed line and,
-// if they disagreed, what about.
-func sessionStepBoth(b *sessionBench, sm *sessionModel, s sessionStep) (line, what string) {
+// if they disagreed, what about. A non-nil overtaker runs just before s's
+// transaction begins (or after s, if it began none), and is applied to
+// the model first.
+func sessionStepBoth(b *sessionBench, sm *sessionModel, s sessionStep, overtaker func()) (line, what string) {
 	b.clock.Set(s.at)
 	inc := sm.presented(s)
-	want := sm.apply(s)
-	st := b.store(s.host)
+	st, pool := b.store(s.host)
+	after := func() {}
+	if overtaker != nil {
+		after = pool.hold(func() {
+			overtaker()
+			b.clock.Set(s.at)
+		})
+	}
 	var got sessionOutcome
 	var err error
 	switch s.op {
@@ -80,6 +112,8 @@ func sessionStepBoth(b *sessionBench, sm *sessionModel, s sessionStep) (line, wh
 	case "Finish":
 		err = st.FinishSession(b.ctx, session.Claim{Session: s.id, Host: s.host, Incarnation: inc}, s.result())
 	}
+	after()
+	want := sm.apply(s, inc)
 	var r *session.Refusal
 	switch {
 	case errors.As(err, &r):
@@ -92,6 +126,9 @@ func sessionStepBoth(b *sessionBench, sm *sessionModel, s sessionStep) (line, wh
 	want.Current.Held = false // the mechanism's refusal shows the row; who holds it is its host
 
 	line = s.String() + " -> "
+	if overtaker != nil {
+		line += "after the next step, "
+	}
 	if s.op == "Finish" {
 		line += fmt.Sprintf("presented incarnation %d: ", inc)
 	}

@@ -15,7 +15,9 @@ import (
 const sqliteBusy = 5
 
 // IsBusy reports whether err, or any error it wraps, is SQLITE_BUSY: the
-// write lock stayed taken for longer than the busy timeout.
+// write lock stayed taken for longer than the DB's wait for it (five
+// seconds, or what OpenWaiting was given). Nothing was written; the
+// caller may try again later.
 func IsBusy(err error) bool {
 	var e *sqlite.Error
 	return errors.As(err, &e) && e.Code()&0xff == sqliteBusy

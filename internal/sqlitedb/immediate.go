@@ -78,7 +78,7 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 
 	if _, err := conn.exec(ctx, "BEGIN IMMEDIATE"); err != nil {
 		if IsBusy(err) {
-			return fmt.Errorf("%s: begin immediate: another connection held the write lock for over %dms: %w", db.path, busyTimeoutMillis, err)
+			return fmt.Errorf("%s: begin immediate: another connection held the write lock for over %v: %w", db.path, db.wait, err)
 		}
 		return fmt.Errorf("%s: begin immediate: %w", db.path, err)
 	}
@@ -133,7 +133,8 @@ func (db *DB) PauseBeforeTransactions(pause func()) { db.pause = pause }
 //
 // Call it before db is used. pause runs on the caller's goroutine while
 // the transaction holds the write lock, so a write through another
-// connection to the file waits for that lock, up to the busy timeout:
-// give it a context that ends sooner. pause must not call Immediate on db
+// connection to the file waits for that lock, up to its wait for the lock
+// (see OpenWaiting): open it with a short one, or give it a context that
+// ends sooner. pause must not call Immediate on db
 // itself.
 func (db *DB) PauseAfterBegin(pause func()) { db.pauseAfterBegin = pause }

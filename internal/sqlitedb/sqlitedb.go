@@ -14,23 +14,26 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver; no cgo
 )
 
-// busyTimeoutMillis bounds how long a statement waits for another
-// connection's write lock before it fails with SQLITE_BUSY. Contending
-// workers in the chapters hold the lock for microseconds; five seconds is
-// generous enough that a busy error means something is really stuck.
-const busyTimeoutMillis = 5000
+// lockWait bounds how long a statement of a DB that Open opened waits for
+// another connection's write lock before it fails with SQLITE_BUSY.
+// Contending workers in the chapters hold the lock for microseconds; five
+// seconds is generous enough that a busy error means something is really
+// stuck.
+const lockWait = 5 * time.Second
 
 // DB is one SQLite file, opened with fencelab's pragmas. It is safe for
 // concurrent use.
 type DB struct {
 	sql             *sql.DB
 	path            string
-	pause           func() // see PauseBeforeTransactions; nil: never pause
-	pauseAfterBegin func() // see PauseAfterBegin; nil: never pause
+	wait            time.Duration // how long a statement waits for the write lock (OpenWaiting)
+	pause           func()        // see PauseBeforeTransactions; nil: never pause
+	pauseAfterBegin func()        // see PauseAfterBegin; nil: never pause
 
 	mu     sync.Mutex
 	idle   []*conn              // kept connections no transaction is using (conn.go)
@@ -48,12 +51,27 @@ type DB struct {
 //     connection's uncommitted work, while writers still take turns;
 //   - synchronous=NORMAL, which in WAL mode survives a process crash (the
 //     failure this course studies) without an fsync on every commit;
-//   - busy_timeout, so BEGIN IMMEDIATE waits its turn instead of failing at
-//     once when another process holds the write lock;
+//   - busy_timeout, so BEGIN IMMEDIATE waits its turn, up to five seconds,
+//     instead of failing at once when another process holds the write
+//     lock;
 //   - foreign_keys=ON, so the schemas' references are enforced.
 func Open(ctx context.Context, path string) (*DB, error) {
+	return OpenWaiting(ctx, path, lockWait)
+}
+
+// OpenWaiting is Open with another bound on the wait for the write lock:
+// a statement that finds another connection holding it waits up to wait
+// (in whole milliseconds; less than one means not at all), then fails
+// with SQLITE_BUSY (see IsBusy).
+//
+// It is a test seam, as the injected clock is. A test that holds the
+// write lock on purpose opens the waiting side with a wait of a few
+// milliseconds, and sees the busy failure a real contender sees only
+// after Open's five seconds: the order of events is the same, only the
+// length of the wait differs, and nobody sleeps.
+func OpenWaiting(ctx context.Context, path string, wait time.Duration) (*DB, error) {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMillis))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", wait.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
@@ -68,7 +86,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &DB{sql: db, path: path, reads: map[string]*sql.Stmt{}}, nil
+	return &DB{sql: db, path: path, wait: wait, reads: map[string]*sql.Stmt{}}, nil
 }
 
 // Close closes every connection to the file, the kept ones included, and

@@ -302,3 +302,24 @@ func TestFailedDrawingPrintsNothing(t *testing.T) {
 	assert.Equal(t, stderr, "fencelab drawing: write result: lane x is not in the panel\n")
 	assert.Check(t, cmp.Len(left, 0))
 }
+
+// TestNumberFlagAcceptsItsBoundsAndNothingPast: a numeric flag's range is
+// inclusive at both ends: --n 1 and --n 3 run, and the numbers one past
+// them, 0 and 4, are misuse (2, one line naming the range, no file).
+func TestNumberFlagAcceptsItsBoundsAndNothingPast(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  int
+	}{{"0", 2}, {"1", 0}, {"3", 0}, {"4", 2}} {
+		t.Run(tc.value, func(t *testing.T) {
+			code, stdout, stderr, left := run(t, "probe", "--n", tc.value)
+			assert.Equal(t, code, tc.want, "exit status of --n %s, the range being 1 to 3 (stderr %q)", tc.value, stderr)
+			assert.Check(t, cmp.Len(left, 0), "--n %s left files behind: %v", tc.value, left)
+			if tc.want == 0 {
+				assert.Check(t, cmp.Contains(stdout, `"n": `+tc.value), "the result of --n %s", tc.value)
+				return
+			}
+			assert.Check(t, cmp.Contains(stderr, "want an integer from 1 to 3"), "misuse message for --n %s", tc.value)
+		})
+	}
+}

@@ -6,6 +6,7 @@ package sqlitedbtest
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -16,6 +17,20 @@ import (
 func Open(tb testing.TB, path string) *sqlitedb.DB {
 	tb.Helper()
 	db, err := sqlitedb.Open(tb.Context(), path)
+	if err != nil {
+		tb.Fatalf("open %s: %v", path, err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// OpenWaiting is Open for a connection pool whose statements wait only
+// wait for another connection's write lock (sqlitedb.OpenWaiting): what a
+// worker that gives up on a stuck ledger would have, without the test
+// waiting five seconds to see it give up.
+func OpenWaiting(tb testing.TB, path string, wait time.Duration) *sqlitedb.DB {
+	tb.Helper()
+	db, err := sqlitedb.OpenWaiting(tb.Context(), path, wait)
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}
