@@ -1,0 +1,116 @@
+package lockservice
+
+// These tests are about the store alone: its committed mark decides, key
+// by key, whatever the lock service says.
+
+import (
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/fencedstore"
+	"github.com/fencelab/fencelab/internal/fencedstore/fencedstoretest"
+)
+
+// TestStoreJudgesATokenByItsMark: with token 15 committed, a write with
+// 14 is refused stale_token and changes nothing, while 15 again (the
+// holder's retry) and 16 are accepted and move the mark.
+func TestStoreJudgesATokenByItsMark(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		token    int64
+		accepted bool
+		mark     int64
+	}{
+		{"below", 14, false, 15},
+		{"equal", 15, true, 15},
+		{"above", 16, true, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			d := fencedstoretest.New(t, "report")
+			s := d.Store(fencedstore.Fence)
+			assert.NilError(t, s.Write(t.Context(), "report", 15, "B"), "set-up: B's write with token 15")
+
+			err := s.Write(t.Context(), "report", tc.token, "A")
+
+			if tc.accepted {
+				assert.NilError(t, err, "a write with token %d after the mark reached 15", tc.token)
+			} else {
+				reason, _ := fencedstore.ReasonOf(err)
+				assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken), "a write with token %d below the mark 15 = %v; want refused stale_token", tc.token, err)
+			}
+			got := d.Get("report")
+			assert.Check(t, cmp.Equal(got.Mark, tc.mark), "the mark after token %d", tc.token)
+			assert.Check(t, cmp.Equal(got.Writes == 2, tc.accepted), "writes that took effect after token %d: %d", tc.token, got.Writes)
+		})
+	}
+}
+
+// TestStoreKeepsAMarkPerKey: a high token on one key does not fence a
+// lower one on another: every lock's revisions come from one counter,
+// and each key is fenced only against its own holders.
+func TestStoreKeepsAMarkPerKey(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "msg-1", "msg-2")
+	s := d.Store(fencedstore.Fence)
+	assert.NilError(t, s.Write(t.Context(), "msg-2", 40, "B"))
+
+	err := s.Write(t.Context(), "msg-1", 12, "A")
+
+	assert.NilError(t, err, "msg-1's holder with token 12 was refused because of msg-2's mark 40")
+}
+
+// TestCompletionIsFencedAndHappensOnce: a completion below the mark is
+// refused stale_token; the holder's completes the key; a second one, even
+// with a greater token, is refused terminal.
+func TestCompletionIsFencedAndHappensOnce(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "msg-1")
+	s := d.Store(fencedstore.Fence)
+	assert.NilError(t, s.Write(t.Context(), "msg-1", 20, "B"))
+
+	stale := s.Complete(t.Context(), "msg-1", 19, "A")
+	first := s.Complete(t.Context(), "msg-1", 20, "B")
+	again := s.Complete(t.Context(), "msg-1", 21, "C")
+
+	reason, _ := fencedstore.ReasonOf(stale)
+	assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken), "A's completion with 19 below the mark 20 = %v", stale)
+	assert.Check(t, first, "B's completion with 20 = %v; want accepted", first)
+	reason, _ = fencedstore.ReasonOf(again)
+	assert.Check(t, cmp.Equal(reason, fencedstore.Terminal), "a second completion = %v; want refused terminal", again)
+	assert.Check(t, cmp.Equal(d.Get("msg-1").DoneToken, int64(20)), "the key must stay completed by B's token")
+}
+
+// TestUnknownKeyIsAnError: a write or completion on a key the store was
+// never given is an error, not a refusal.
+func TestUnknownKeyIsAnError(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t)
+	s := d.Store(fencedstore.Fence)
+	for name, err := range map[string]error{
+		"write":    s.Write(t.Context(), "nope", 1, "A"),
+		"complete": s.Complete(t.Context(), "nope", 1, "A"),
+	} {
+		assert.Check(t, cmp.ErrorIs(err, fencedstore.ErrUnknownKey), "%s on an unknown key", name)
+	}
+}
+
+// TestUnfencedStoreTakesAStaleWrite: the store of --fence off accepts
+// A's write with token 12 after B's with 15: nothing stops a holder that
+// lost its lock without knowing.
+func TestUnfencedStoreTakesAStaleWrite(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	s := d.Store(fencedstore.None)
+	assert.NilError(t, s.Write(t.Context(), "report", 15, "B"))
+
+	err := s.Write(t.Context(), "report", 12, "A")
+
+	assert.NilError(t, err, "the unfenced store refused a write")
+	log := d.Accepted()
+	assert.Check(t, cmp.Len(log, 2), "the log of accepted writes")
+	assert.Check(t, cmp.Equal(d.Get("report").Mark, int64(15)), "the unfenced store's mark keeps the highest token it saw")
+}
