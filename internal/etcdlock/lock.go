@@ -49,10 +49,18 @@ type Lock struct {
 	token   int64
 }
 
-// NewSession starts a session (a lease of ttl seconds, kept alive in the
-// background) on cli. A lock taken with it lasts as long as it does.
+// NewSession starts a session on cli: it asks the cluster for a lease of
+// ttl seconds, within ctx, then keeps it alive in the background until the
+// session is closed or the lease is lost. A lock taken with the session
+// lasts as long as it does.
 func NewSession(ctx context.Context, cli *clientv3.Client, ttl int) (*concurrency.Session, error) {
-	s, err := concurrency.NewSession(cli, concurrency.WithTTL(ttl), concurrency.WithContext(ctx))
+	// The grant is bounded by ctx; the keep-alives are not (they follow
+	// the client), so the session outlives the call that started it.
+	lease, err := cli.Grant(ctx, int64(ttl))
+	if err != nil {
+		return nil, fmt.Errorf("etcdlock: start a session: %w", err)
+	}
+	s, err := concurrency.NewSession(cli, concurrency.WithLease(lease.ID), concurrency.WithTTL(ttl))
 	if err != nil {
 		return nil, fmt.Errorf("etcdlock: start a session: %w", err)
 	}

@@ -1,0 +1,153 @@
+package lockservicelab
+
+// This file holds the cluster as the coordinator sees it: three member
+// processes on loopback ports, which it can kill (kill -9) and start
+// again from their data, and whose leader it learns through the status
+// API, asked by a lock worker.
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// memberCount is the size of the cluster: the smallest that survives the
+// loss of one member.
+const memberCount = 3
+
+// cluster is the run's etcd cluster.
+type cluster struct {
+	ctx     context.Context
+	args    []MemberArgs
+	members []*worker.Process // nil while a member is down
+	ids     []string          // each member's id, as the status API reports it
+}
+
+// startCluster starts the members, data under dir, and waits until each
+// has joined the cluster.
+func startCluster(ctx context.Context, dir string) (*cluster, error) {
+	ports, err := freePorts(2 * memberCount)
+	if err != nil {
+		return nil, err
+	}
+	c := &cluster{ctx: ctx, members: make([]*worker.Process, memberCount), ids: make([]string, memberCount)}
+	var names []string
+	for i := range memberCount {
+		names = append(names, fmt.Sprintf("member-%d", i+1))
+	}
+	cluster := clusterOf(names, ports[memberCount:])
+	for i, name := range names {
+		c.args = append(c.args, MemberArgs{
+			Name: name, Dir: filepath.Join(dir, name),
+			ClientPort: ports[i], PeerPort: ports[memberCount+i], Cluster: cluster,
+		})
+	}
+	// All three start at once: none is ready before a majority is up.
+	for i := range c.args {
+		if c.members[i], err = worker.Start(ctx, MemberRole, encode(c.args[i])...); err != nil {
+			c.stop()
+			return nil, err
+		}
+	}
+	for i := range c.members {
+		if err := c.ready(i); err != nil {
+			c.stop()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// ready waits for member i's first message.
+func (c *cluster) ready(i int) error {
+	var r MemberReady
+	if err := c.members[i].Recv(&r); err != nil {
+		return fmt.Errorf("%s: %w", c.args[i].Name, err)
+	}
+	c.ids[i] = r.ID
+	return nil
+}
+
+// endpoints are the members' client URLs.
+func (c *cluster) endpoints() []string {
+	var eps []string
+	for _, a := range c.args {
+		eps = append(eps, URL(a.ClientPort))
+	}
+	return eps
+}
+
+// clientPorts are the members' client ports.
+func (c *cluster) clientPorts() []int {
+	var ps []int
+	for _, a := range c.args {
+		ps = append(ps, a.ClientPort)
+	}
+	return ps
+}
+
+// name is member i's name.
+func (c *cluster) name(i int) string { return c.args[i].Name }
+
+// kill kills member i at once, as kill -9 does.
+func (c *cluster) kill(i int) {
+	c.members[i].Kill()
+	c.members[i] = nil
+}
+
+// restart starts member i again from the data it left, and waits until it
+// has rejoined.
+func (c *cluster) restart(i int) error {
+	a := c.args[i]
+	a.Existing = true
+	p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
+	if err != nil {
+		return err
+	}
+	c.members[i] = p
+	return c.ready(i)
+}
+
+// leader asks, through the lock worker asker, every member who leads, and
+// returns the leader's index.
+func (c *cluster) leader(asker *worker.Process) (int, error) {
+	rep, err := worker.Ask[LockReply](asker, LockRequest{Op: OpStatus})
+	if err != nil {
+		return 0, err
+	}
+	for _, m := range rep.Members {
+		for i, id := range c.ids {
+			if m.Leader != "" && m.Leader == id && c.members[i] != nil {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no member reported a leader that is running: %+v", rep.Members)
+}
+
+// stop kills every member still running.
+func (c *cluster) stop() {
+	for i, p := range c.members {
+		if p != nil {
+			p.Stop()
+			c.members[i] = nil
+		}
+	}
+}
+
+// freePorts returns n loopback ports nobody listens on now.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer ln.Close()
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}
