@@ -11,9 +11,9 @@ import (
 
 // Result is the JSON of one lockservice run.
 type Result struct {
-	Command string      `json:"command"`
-	Fence   string      `json:"fence"`
-	Cluster clusterInfo `json:"cluster"`
+	Command string        `json:"command"`
+	Fence   string        `json:"fence"`
+	Cluster clusterInfo   `json:"cluster"`
 	Cases   []*CaseResult `json:"cases"`
 }
 
