@@ -6,26 +6,28 @@ package etcdlock
 
 import (
 	"context"
+	"fmt"
 )
 
-// Check returns ErrSessionEnded if the lock's session has ended as far
-// as this client knows, and nil otherwise. A nil answer is only a belief:
+// Check returns an error wrapping ErrSessionEnded if the lock's session
+// has ended as far as this client knows, and nil otherwise. A nil answer
+// is only a belief:
 // the cluster may already have given the lock to someone else (the lease
 // is measured by its leader), and anything can happen between Check and
 // the write that follows it.
 func (l *Lock) Check() error {
 	select {
 	case <-l.session.Done():
-		return ErrSessionEnded
+		return fmt.Errorf("etcdlock: session of lease %x: %w", int64(l.session.Lease()), ErrSessionEnded)
 	default:
 		return nil
 	}
 }
 
 // Fenced calls write with the lock's token, unless the session has
-// already ended (ErrSessionEnded, and write is not called). It stops the
-// writes a holder can know are late; the ones it cannot know are for the
-// store to refuse, by the token.
+// already ended (an error wrapping ErrSessionEnded, and write is not
+// called). It stops the writes a holder can know are late; the ones it
+// cannot know are for the store to refuse, by the token.
 func (l *Lock) Fenced(ctx context.Context, write func(ctx context.Context, token int64) error) error {
 	if err := l.Check(); err != nil {
 		return err

@@ -20,9 +20,6 @@ type Resource struct {
 	DoneToken int64 `json:"done_token,omitempty"`
 }
 
-// Done reports whether the key is completed.
-func (r Resource) Done() bool { return r.DoneToken != 0 }
-
 // Get returns key's committed state.
 func (s *Store) Get(ctx context.Context, key string) (Resource, error) {
 	r := Resource{Key: key}
