@@ -8,6 +8,7 @@ package etcdroles
 
 import (
 	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
+	"github.com/fencelab/fencelab/internal/runner/torturelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
@@ -16,4 +17,5 @@ var Roles = []worker.Role{
 	{Name: lockservicelab.MemberRole.Name, Run: runMember},
 	{Name: lockservicelab.ProxyRole.Name, Run: runProxy},
 	{Name: lockservicelab.LockRole.Name, Run: runLockWorker},
+	{Name: torturelab.EtcdWorkerRole.Name, Run: runTortureWorker},
 }

@@ -46,7 +46,7 @@ func pair(r *run, a []string) (wa, wb *worker.Process, stop func(), err error) {
 	if wa, err = r.worker("A", a); err != nil {
 		return nil, nil, nil, err
 	}
-	if wb, err = r.worker("B", r.cl.endpoints()); err != nil {
+	if wb, err = r.worker("B", r.cl.Endpoints()); err != nil {
 		wa.Stop()
 		return nil, nil, nil, err
 	}
@@ -54,7 +54,7 @@ func pair(r *run, a []string) (wa, wb *worker.Process, stop func(), err error) {
 }
 
 func pausePastTTL(r *run, c *CaseResult) error {
-	a, b, stop, err := pair(r, r.cl.endpoints())
+	a, b, stop, err := pair(r, r.cl.Endpoints())
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func partition(r *run, c *CaseResult) error {
 }
 
 func leaderLost(r *run, c *CaseResult) error {
-	a, b, stop, err := pair(r, r.cl.endpoints())
+	a, b, stop, err := pair(r, r.cl.Endpoints())
 	if err != nil {
 		return err
 	}
@@ -137,18 +137,18 @@ func leaderLost(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	r.cl.kill(leader)
-	c.fault("%s, the leader, killed (kill -9)", r.cl.name(leader))
+	r.cl.Kill(leader)
+	c.fault("%s, the leader, killed (kill -9)", r.cl.Name(leader))
 	if err := write(c, "A", a, ta); err != nil {
 		return err
 	}
 	if err := try(c, "B", b, lockWait); err != nil {
 		return err
 	}
-	if err := r.cl.restart(leader); err != nil {
+	if err := r.cl.Restart(leader); err != nil {
 		return err
 	}
-	c.fault("%s restarted from its data", r.cl.name(leader))
+	c.fault("%s restarted from its data", r.cl.Name(leader))
 	return nil
 }
 
@@ -157,7 +157,7 @@ func leaderLost(r *run, c *CaseResult) error {
 const quorumWait = 1500 * time.Millisecond
 
 func quorumLost(r *run, c *CaseResult) error {
-	a, b, stop, err := pair(r, r.cl.endpoints())
+	a, b, stop, err := pair(r, r.cl.Endpoints())
 	if err != nil {
 		return err
 	}
@@ -171,9 +171,9 @@ func quorumLost(r *run, c *CaseResult) error {
 		return err
 	}
 	other := (leader + 1) % memberCount
-	r.cl.kill(leader)
-	r.cl.kill(other)
-	c.fault("%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.name(leader), r.cl.name(other))
+	r.cl.Kill(leader)
+	r.cl.Kill(other)
+	c.fault("%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
 	if err := try(c, "B", b, quorumWait); err != nil {
 		return err
 	}

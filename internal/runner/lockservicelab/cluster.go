@@ -18,22 +18,27 @@ import (
 // loss of one member.
 const memberCount = 3
 
-// cluster is the run's etcd cluster.
-type cluster struct {
+// Members is how many members a cluster has.
+const Members = memberCount
+
+// Cluster is a run's etcd cluster: three member processes, children of
+// the runner through the worker handshake. The torture run (package
+// torturelab) starts one too.
+type Cluster struct {
 	ctx     context.Context
 	args    []MemberArgs
 	members []*worker.Process // nil while a member is down
 	ids     []string          // each member's id, as the status API reports it
 }
 
-// startCluster starts the members, data under dir, and waits until each
+// StartCluster starts the members, data under dir, and waits until each
 // has joined the cluster.
-func startCluster(ctx context.Context, dir string) (*cluster, error) {
+func StartCluster(ctx context.Context, dir string) (*Cluster, error) {
 	ports, err := freePorts(2 * memberCount)
 	if err != nil {
 		return nil, err
 	}
-	c := &cluster{ctx: ctx, members: make([]*worker.Process, memberCount), ids: make([]string, memberCount)}
+	c := &Cluster{ctx: ctx, members: make([]*worker.Process, memberCount), ids: make([]string, memberCount)}
 	var names []string
 	for i := range memberCount {
 		names = append(names, fmt.Sprintf("member-%d", i+1))
@@ -48,13 +53,13 @@ func startCluster(ctx context.Context, dir string) (*cluster, error) {
 	// All three start at once: none is ready before a majority is up.
 	for i := range c.args {
 		if c.members[i], err = worker.Start(ctx, MemberRole, encode(c.args[i])...); err != nil {
-			c.stop()
+			c.Stop()
 			return nil, err
 		}
 	}
 	for i := range c.members {
 		if err := c.ready(i); err != nil {
-			c.stop()
+			c.Stop()
 			return nil, err
 		}
 	}
@@ -62,7 +67,7 @@ func startCluster(ctx context.Context, dir string) (*cluster, error) {
 }
 
 // ready waits for member i's first message.
-func (c *cluster) ready(i int) error {
+func (c *Cluster) ready(i int) error {
 	var r MemberReady
 	if err := c.members[i].Recv(&r); err != nil {
 		return fmt.Errorf("%s: %w", c.args[i].Name, err)
@@ -71,8 +76,8 @@ func (c *cluster) ready(i int) error {
 	return nil
 }
 
-// endpoints are the members' client URLs.
-func (c *cluster) endpoints() []string {
+// Endpoints are the members' client URLs.
+func (c *Cluster) Endpoints() []string {
 	var eps []string
 	for _, a := range c.args {
 		eps = append(eps, URL(a.ClientPort))
@@ -81,7 +86,7 @@ func (c *cluster) endpoints() []string {
 }
 
 // clientPorts are the members' client ports.
-func (c *cluster) clientPorts() []int {
+func (c *Cluster) clientPorts() []int {
 	var ps []int
 	for _, a := range c.args {
 		ps = append(ps, a.ClientPort)
@@ -89,18 +94,18 @@ func (c *cluster) clientPorts() []int {
 	return ps
 }
 
-// name is member i's name.
-func (c *cluster) name(i int) string { return c.args[i].Name }
+// Name is member i's name.
+func (c *Cluster) Name(i int) string { return c.args[i].Name }
 
-// kill kills member i at once, as kill -9 does.
-func (c *cluster) kill(i int) {
+// Kill kills member i at once, as kill -9 does.
+func (c *Cluster) Kill(i int) {
 	c.members[i].Kill()
 	c.members[i] = nil
 }
 
-// restart starts member i again from the data it left, and waits until it
+// Restart starts member i again from the data it left, and waits until it
 // has rejoined.
-func (c *cluster) restart(i int) error {
+func (c *Cluster) Restart(i int) error {
 	a := c.args[i]
 	a.Existing = true
 	p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
@@ -113,7 +118,7 @@ func (c *cluster) restart(i int) error {
 
 // leader asks, through the lock worker asker, every member who leads, and
 // returns the leader's index.
-func (c *cluster) leader(asker *worker.Process) (int, error) {
+func (c *Cluster) leader(asker *worker.Process) (int, error) {
 	rep, err := worker.Ask[LockReply](asker, LockRequest{Op: OpStatus})
 	if err != nil {
 		return 0, err
@@ -128,8 +133,8 @@ func (c *cluster) leader(asker *worker.Process) (int, error) {
 	return 0, fmt.Errorf("no member reported a leader that is running: %+v", rep.Members)
 }
 
-// stop kills every member still running.
-func (c *cluster) stop() {
+// Stop kills every member still running.
+func (c *Cluster) Stop() {
 	for i, p := range c.members {
 		if p != nil {
 			p.Stop()

@@ -29,7 +29,7 @@ type run struct {
 	ctx   context.Context
 	dir   string
 	fence bool
-	cl    *cluster
+	cl    *Cluster
 	store string
 }
 
@@ -40,11 +40,11 @@ func runCases(ctx context.Context, env cli.Env, cases []scenario, fence bool) (*
 	if err := r.createStore(cases); err != nil {
 		return nil, err
 	}
-	cl, err := startCluster(ctx, env.Dir)
+	cl, err := StartCluster(ctx, env.Dir)
 	if err != nil {
 		return nil, err
 	}
-	defer cl.stop()
+	defer cl.Stop()
 	r.cl = cl
 	res := &Result{Command: Lockservice.Name, Fence: map[bool]string{true: "on", false: "off"}[fence],
 		Cluster: clusterInfo{Members: memberCount, MinTTL: minTTL}}
