@@ -44,7 +44,11 @@ func TestStoreJudgesATokenByItsMark(t *testing.T) {
 			}
 			got := d.Get("report")
 			assert.Check(t, cmp.Equal(got.Mark, tc.mark), "the mark after token %d", tc.token)
-			assert.Check(t, cmp.Equal(got.Writes == 2, tc.accepted), "writes that took effect after token %d: %d", tc.token, got.Writes)
+			want := int64(1)
+			if tc.accepted {
+				want = 2
+			}
+			assert.Check(t, cmp.Equal(got.Writes, want), "writes that took effect after B's and A's with token %d", tc.token)
 		})
 	}
 }
@@ -64,24 +68,42 @@ func TestStoreKeepsAMarkPerKey(t *testing.T) {
 }
 
 // TestCompletionIsFencedAndHappensOnce: a completion below the mark is
-// refused stale_token; the holder's completes the key; a second one, even
-// with a greater token, is refused terminal.
+// refused stale_token; the holder's, with a greater token, completes the
+// key and moves its mark, and no other key; a second completion, even
+// with a greater token, is refused terminal, while a late write below
+// the mark is still refused stale_token.
 func TestCompletionIsFencedAndHappensOnce(t *testing.T) {
 	t.Parallel()
-	d := fencedstoretest.New(t, "msg-1")
+	d := fencedstoretest.New(t, "msg-1", "msg-2")
 	s := d.Store(fencedstore.Fence)
 	assert.NilError(t, s.Write(t.Context(), "msg-1", 20, "B"))
 
 	stale := s.Complete(t.Context(), "msg-1", 19, "A")
-	first := s.Complete(t.Context(), "msg-1", 20, "B")
-	again := s.Complete(t.Context(), "msg-1", 21, "C")
+	first := s.Complete(t.Context(), "msg-1", 21, "B")
+	again := s.Complete(t.Context(), "msg-1", 22, "C")
+	late := s.Write(t.Context(), "msg-1", 20, "A")
 
 	reason, _ := fencedstore.ReasonOf(stale)
 	assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken), "A's completion with 19 below the mark 20 = %v", stale)
-	assert.Check(t, first, "B's completion with 20 = %v; want accepted", first)
+	assert.Check(t, first, "B's completion with 21 = %v; want accepted", first)
 	reason, _ = fencedstore.ReasonOf(again)
 	assert.Check(t, cmp.Equal(reason, fencedstore.Terminal), "a second completion = %v; want refused terminal", again)
-	assert.Check(t, cmp.Equal(d.Get("msg-1").DoneToken, int64(20)), "the key must stay completed by B's token")
+	reason, _ = fencedstore.ReasonOf(late)
+	assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken), "A's write with 20 after the completion with 21 = %v; want refused stale_token", late)
+	got := d.Get("msg-1")
+	assert.Check(t, cmp.Equal(got.DoneToken, int64(21)), "the key must stay completed by B's token")
+	assert.Check(t, cmp.Equal(got.Mark, int64(21)), "the mark after B's completion with 21")
+	assert.Check(t, cmp.Equal(d.Get("msg-2").DoneToken, int64(0)), "completing msg-1 completed msg-2 too")
+}
+
+// TestAddingAKeyTwiceIsAnError: Add reports a key that already exists.
+func TestAddingAKeyTwiceIsAnError(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "msg-1")
+
+	err := d.Store(fencedstore.Fence).Add(t.Context(), "msg-1")
+
+	assert.Check(t, err != nil, "adding msg-1 twice was not an error")
 }
 
 // TestUnknownKeyIsAnError: a write or completion on a key the store was

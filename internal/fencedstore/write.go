@@ -22,14 +22,16 @@ const (
 )
 
 // Write applies one write to key under token, on behalf of writer: under
-// Fence it is accepted unless token is below the key's committed mark, and
-// an accepted write moves the mark up to token; under None every write is
-// accepted. An accepted write adds one to the key's effect count and is
-// appended to the log. A refused one returns a *Refusal with reason
-// StaleToken and changes nothing.
+// Fence it is accepted unless token is below the key's committed mark;
+// under None every write is accepted. An accepted write adds one to the
+// key's effect count, moves the mark up to token if token is greater,
+// and is appended to the log. A refused one returns a *Refusal with
+// reason StaleToken and changes nothing.
 func (s *Store) Write(ctx context.Context, key string, token int64, writer string) error {
 	return s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		res, err := tx.Exec(ctx, s.writeStatement(), key, token)
+		// ?3 is true for the unfenced store, which skips the comparison.
+		res, err := tx.Exec(ctx, `UPDATE resources SET mark = MAX(mark, ?2), writes = writes + 1
+			WHERE key = ?1 AND (?3 OR NOT (?2 < mark))`, key, token, s.contract == None)
 		if err != nil {
 			return fmt.Errorf("write %s: %w", key, err)
 		}
@@ -37,38 +39,20 @@ func (s *Store) Write(ctx context.Context, key string, token int64, writer strin
 	})
 }
 
-// writeStatement is Write's UPDATE under the store's contract.
-func (s *Store) writeStatement() string {
-	if s.contract == None {
-		return `UPDATE resources SET mark = MAX(mark, ?2), writes = writes + 1 WHERE key = ?1`
-	}
-	return `UPDATE resources SET mark = ?2, writes = writes + 1
-		WHERE key = ?1 AND NOT (?2 < mark)`
-}
-
 // Complete marks key done under token, on behalf of writer: under Fence it
 // is accepted unless token is below the key's committed mark; under None
 // whatever the token. Either way a key completes once: a second completion
 // is refused with reason Terminal. An accepted completion moves the mark up
-// to token and is appended to the log.
+// to token if token is greater, and is appended to the log.
 func (s *Store) Complete(ctx context.Context, key string, token int64, writer string) error {
 	return s.db.Immediate(ctx, func(tx *sqlitedb.Tx) error {
-		res, err := tx.Exec(ctx, s.completeStatement(), key, token)
+		res, err := tx.Exec(ctx, `UPDATE resources SET mark = MAX(mark, ?2), done_token = ?2
+			WHERE key = ?1 AND done_token IS NULL AND (?3 OR NOT (?2 < mark))`, key, token, s.contract == None)
 		if err != nil {
 			return fmt.Errorf("complete %s: %w", key, err)
 		}
 		return accept(ctx, tx, res, opComplete, key, token, writer)
 	})
-}
-
-// completeStatement is Complete's UPDATE under the store's contract.
-func (s *Store) completeStatement() string {
-	if s.contract == None {
-		return `UPDATE resources SET mark = MAX(mark, ?2), done_token = ?2
-			WHERE key = ?1 AND done_token IS NULL`
-	}
-	return `UPDATE resources SET mark = ?2, done_token = ?2
-		WHERE key = ?1 AND done_token IS NULL AND NOT (?2 < mark)`
 }
 
 // accept reads the verdict of a call's UPDATE from its RowsAffected: one
