@@ -4,6 +4,7 @@ package lockservice
 // by key, whatever the lock service says.
 
 import (
+	"path/filepath"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/fencedstore"
 	"github.com/fencelab/fencelab/internal/fencedstore/fencedstoretest"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 // TestStoreJudgesATokenByItsMark: with token 15 committed, a write with
@@ -135,4 +137,38 @@ func TestUnfencedStoreTakesAStaleWrite(t *testing.T) {
 	log := d.Accepted()
 	assert.Check(t, cmp.Len(log, 2), "the log of accepted writes")
 	assert.Check(t, cmp.Equal(d.Get("report").Mark, int64(15)), "the unfenced store's mark keeps the highest token it saw")
+}
+
+// TestStoreWithoutItsTablesAnswersWithErrors: on a file whose tables were
+// never created, every call is an error, not an answer.
+func TestStoreWithoutItsTablesAnswersWithErrors(t *testing.T) {
+	t.Parallel()
+	db := sqlitedbtest.Open(t, filepath.Join(t.TempDir(), "empty.db"))
+	s := fencedstore.Open(db, fencedstore.Fence)
+
+	_, get := s.Get(t.Context(), "report")
+	_, log := s.Accepted(t.Context())
+	write := s.Write(t.Context(), "report", 1, "A")
+	complete := s.Complete(t.Context(), "report", 1, "A")
+
+	for name, err := range map[string]error{"get": get, "log": log, "write": write, "complete": complete} {
+		_, refused := fencedstore.ReasonOf(err)
+		assert.Check(t, err != nil && !refused, "%s on a file without the store's tables = %v; want an error", name, err)
+	}
+}
+
+// TestWriteThatCannotBeLoggedDoesNotHappen: a write is accepted and
+// logged in one transaction; when the log cannot take it, the write is
+// an error and its effect and mark roll back with it.
+func TestWriteThatCannotBeLoggedDoesNotHappen(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	sqlitedbtest.Exec(t, d.Connect(), `DROP TABLE accepted`)
+
+	err := d.Store(fencedstore.Fence).Write(t.Context(), "report", 7, "A")
+
+	assert.Check(t, err != nil, "a write whose log line could not be written was accepted")
+	got := d.Get("report")
+	assert.Check(t, cmp.Equal(got.Writes, int64(0)), "the effect of a write that failed was committed")
+	assert.Check(t, cmp.Equal(got.Mark, int64(0)), "the mark of a write that failed was committed")
 }
