@@ -44,6 +44,9 @@ func TestInterruptStopsMembersAndAPausedWorker(t *testing.T) {
 			// Three members and workers A and B, one of them stopped.
 			var kids []int
 			within(t, func() bool {
+				if !alive(cmd.Process.Pid) {
+					t.Fatalf("the runner ended before its worker was paused: %s", &stderr)
+				}
 				kids = childrenOf(cmd.Process.Pid)
 				return len(kids) == 5 && slices.ContainsFunc(kids, stopped)
 			}, "the runner never had its members and a paused worker")
