@@ -2,7 +2,7 @@
 # command; read the recipe to see what it runs. `make help` lists them.
 
 GO ?= go
-CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09
+CHAPTERS := ch01 ch02 ch03 ch04 ch05 ch06 ch07 ch08 ch09 ch10
 
 .PHONY: help test run vet check mutate race prove-exercises journey grade bench bench-peers $(CHAPTERS)
 
@@ -79,6 +79,6 @@ bench:
 bench-peers:
 	@cd tools/benchpeers && $(GO) run . $(ARGS)
 
-## ch01 .. ch09: one chapter's tests, verbose, never from the cache.
+## ch01 .. ch10: one chapter's tests, verbose, never from the cache.
 $(CHAPTERS):
 	$(GO) test -count=1 -v ./chapters/$@_*/

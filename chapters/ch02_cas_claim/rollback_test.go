@@ -59,7 +59,7 @@ func TestFailedRollbackNeverHidesTheFailedWrite(t *testing.T) {
 			err := tc.call(t, box, held)
 
 			repair()
-			assertFailed(t, err, "worker-a's "+tc.name+" of "+tc.id+" whose UPDATE ended its transaction")
+			mailboxtest.Failed(t, err, "worker-a's "+tc.name+" of "+tc.id+" whose UPDATE ended its transaction")
 			var first *sqlite.Error
 			assert.Check(t, errors.As(err, &first) && first.Code()&0xff == sqlite3.SQLITE_CONSTRAINT,
 				"the first SQLite error in what worker-a's %s returned = %v; want the failed UPDATE's own (a constraint error), not the ROLLBACK's", tc.name, err)

@@ -17,6 +17,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/companion"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
@@ -27,6 +28,13 @@ var Torture = cli.Command{
 	New:     func(fs *flag.FlagSet) cli.Experiment { return newFlags(fs) },
 	Roles:   []worker.Role{workerRole},
 }
+
+// The locks a run can take its authority from: the mailbox's own claims
+// (chapter 9), or an etcd cluster's locks with a fenced store (chapter 10).
+const (
+	lockMailbox = "mailbox"
+	lockEtcd    = "etcd"
+)
 
 // The flags and their ranges (internal/runner/CONTRACT.md, section
 // "fencelab torture").
@@ -41,20 +49,25 @@ var (
 // flags is one configured run.
 type flags struct {
 	processes, messages, kills, leaseMs, seed int
+	lock                                      string
 	fs                                        *flag.FlagSet
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
-	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, fs: fs}
+	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, lock: lockMailbox, fs: fs}
 	processesFlag.Var(fs, &f.processes, "how many worker processes run at once, `N` from 2 to 16")
 	messagesFlag.Var(fs, &f.messages, "how many messages the run adds, `M` from 1 to 100000")
 	killsFlag.Var(fs, &f.kills, "how many times a worker is killed with kill -9 and restarted, `K` from 0 to 1000")
 	leaseFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
+	fs.StringVar(&f.lock, "lock", lockMailbox, "where the authority comes from: `mailbox|etcd` (etcd: a three-member etcd cluster's locks, and a store fenced by their revisions)")
 	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` any plain decimal integer (default: a random one, printed)")
 	return f
 }
 
 func (f *flags) Validate() error {
+	if err := cli.OneOf("lock", f.lock, []string{lockMailbox, lockEtcd}); err != nil {
+		return err
+	}
 	for _, c := range []struct {
 		flag cli.IntFlag
 		v    int
@@ -73,5 +86,11 @@ func (f *flags) Validate() error {
 
 func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
 	p := newPlan(int64(f.seed), f.processes, f.messages, f.kills, int64(f.leaseMs))
+	if f.lock == lockEtcd {
+		if !companion.Linked() {
+			return nil, companion.Exec(ctx, env)
+		}
+		return runEtcd(ctx, env, p, f.messages)
+	}
 	return run(ctx, env, p, f.messages)
 }

@@ -1,0 +1,40 @@
+package etcdroles
+
+// This file holds the member role: one etcd member, started as its
+// parent says, until its parent is done with it or kills it.
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/fencelab/fencelab/internal/runner/etcdmember"
+	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+func runMember(ctx context.Context, args []string, link *worker.Link) error {
+	var a lockservicelab.MemberArgs
+	if err := lockservicelab.Decode(args, &a); err != nil {
+		return err
+	}
+	m, err := etcdmember.Start(ctx, etcdmember.Config(a))
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := link.Send(lockservicelab.MemberReady{Name: a.Name, ID: strconv.FormatUint(m.ID(), 16)}); err != nil {
+		return err
+	}
+	// The parent closing its end (done, or gone) stops the member, as
+	// does an interrupt.
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-link.PeerClosed():
+			cancel()
+		case <-stop.Done():
+		}
+	}()
+	return m.Wait(stop)
+}

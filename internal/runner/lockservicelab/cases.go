@@ -1,0 +1,181 @@
+package lockservicelab
+
+// This file holds the four cases, each a fixed order of events: the
+// runner, not a race, decides who does what when. Only the lease's end is
+// the cluster's to decide, on its leader's clock; B's acquire waits for
+// it.
+
+import (
+	"syscall"
+	"time"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// scenario is one case: its name, what it shows, the lease of its
+// sessions, and how it is played.
+type scenario struct {
+	name  string
+	about string
+	ttl   int // seconds
+	play  func(r *run, c *CaseResult) error
+}
+
+// scenarios are the cases, in the order --case all runs them. The two
+// that wait a lease out use the shortest lease the cluster grants; the
+// two that do not wait use a longer one, so that A's own client never
+// gives its session up while the cluster elects a leader.
+var scenarios = []scenario{
+	{"pause-past-ttl", "A checks its lock and is paused (SIGSTOP) before its write; its lease runs out, B takes the lock and writes; A resumes and writes", minTTL, pausePastTTL},
+	{"partition", "A checks its lock, then its traffic to the cluster is cut; its lease runs out, B takes the lock and writes; A, which still reaches the destination, writes", minTTL, partition},
+	{"leader-lost", "the member leading the cluster is killed while A holds the lock; A writes; B tries to take the lock", 5, leaderLost},
+	{"quorum-lost", "two of the three members are killed while A holds the lock; B tries to take it; A writes", 5, quorumLost},
+}
+
+func caseNames() []string {
+	var names []string
+	for _, s := range scenarios {
+		names = append(names, s.name)
+	}
+	return names
+}
+
+// pair starts workers A (through endpoints a) and B (straight to the
+// cluster), and returns them with the function that stops both.
+func pair(r *run, a []string) (wa, wb *worker.Process, stop func(), err error) {
+	if wa, err = r.worker("A", a); err != nil {
+		return nil, nil, nil, err
+	}
+	if wb, err = r.worker("B", r.cl.Endpoints()); err != nil {
+		wa.Stop()
+		return nil, nil, nil, err
+	}
+	return wa, wb, func() { wa.Stop(); wb.Stop() }, nil
+}
+
+func pausePastTTL(r *run, c *CaseResult) error {
+	a, b, stop, err := pair(r, r.cl.Endpoints())
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return err
+	}
+	finish, err := checkThenWrite(c, "A", a, ta)
+	if err != nil {
+		return err
+	}
+	if err := signal(a, syscall.SIGSTOP); err != nil {
+		return err
+	}
+	c.fault("A paused (SIGSTOP): no keep-alive reaches the leader")
+	if _, err := acquire(c, "B", b); err != nil {
+		_ = signal(a, syscall.SIGCONT)
+		return err
+	}
+	if err := write(c, "B", b, c.highestGranted); err != nil {
+		return err
+	}
+	return finish(func() error {
+		c.fault("A resumed (SIGCONT)")
+		return signal(a, syscall.SIGCONT)
+	})
+}
+
+func partition(r *run, c *CaseResult) error {
+	proxy, through, err := r.proxy()
+	if err != nil {
+		return err
+	}
+	defer proxy.Stop()
+	a, b, stop, err := pair(r, through)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return err
+	}
+	finish, err := checkThenWrite(c, "A", a, ta)
+	if err != nil {
+		return err
+	}
+	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "cut"}); err != nil {
+		return err
+	}
+	c.fault("A's traffic to every member cut; A still reaches the destination")
+	if _, err := acquire(c, "B", b); err != nil {
+		return err
+	}
+	if err := write(c, "B", b, c.highestGranted); err != nil {
+		return err
+	}
+	if err := finish(func() error { return nil }); err != nil {
+		return err
+	}
+	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "restore"}); err != nil {
+		return err
+	}
+	c.fault("A's traffic restored")
+	return nil
+}
+
+func leaderLost(r *run, c *CaseResult) error {
+	a, b, stop, err := pair(r, r.cl.Endpoints())
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return err
+	}
+	leader, err := r.cl.leader(b)
+	if err != nil {
+		return err
+	}
+	r.cl.Kill(leader)
+	c.fault("%s, the leader, killed (kill -9)", r.cl.Name(leader))
+	if err := write(c, "A", a, ta); err != nil {
+		return err
+	}
+	if err := try(c, "B", b, lockWait); err != nil {
+		return err
+	}
+	if err := r.cl.Restart(leader); err != nil {
+		return err
+	}
+	c.fault("%s restarted from its data", r.cl.Name(leader))
+	return nil
+}
+
+// quorumWait is how long B tries for a lock a cluster without a majority
+// cannot grant.
+const quorumWait = 1500 * time.Millisecond
+
+func quorumLost(r *run, c *CaseResult) error {
+	a, b, stop, err := pair(r, r.cl.Endpoints())
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return err
+	}
+	leader, err := r.cl.leader(b)
+	if err != nil {
+		return err
+	}
+	other := (leader + 1) % memberCount
+	r.cl.Kill(leader)
+	r.cl.Kill(other)
+	c.fault("%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
+	if err := try(c, "B", b, quorumWait); err != nil {
+		return err
+	}
+	return write(c, "A", a, ta)
+}

@@ -1,0 +1,158 @@
+package lockservicelab
+
+// This file holds the cluster as the coordinator sees it: three member
+// processes on loopback ports, which it can kill (kill -9) and start
+// again from their data, and whose leader it learns through the status
+// API, asked by a lock worker.
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// memberCount is the size of the cluster: the smallest that survives the
+// loss of one member.
+const memberCount = 3
+
+// Members is how many members a cluster has.
+const Members = memberCount
+
+// Cluster is a run's etcd cluster: three member processes, children of
+// the runner through the worker handshake. The torture run (package
+// torturelab) starts one too.
+type Cluster struct {
+	ctx     context.Context
+	args    []MemberArgs
+	members []*worker.Process // nil while a member is down
+	ids     []string          // each member's id, as the status API reports it
+}
+
+// StartCluster starts the members, data under dir, and waits until each
+// has joined the cluster.
+func StartCluster(ctx context.Context, dir string) (*Cluster, error) {
+	ports, err := freePorts(2 * memberCount)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{ctx: ctx, members: make([]*worker.Process, memberCount), ids: make([]string, memberCount)}
+	var names []string
+	for i := range memberCount {
+		names = append(names, fmt.Sprintf("member-%d", i+1))
+	}
+	cluster := clusterOf(names, ports[memberCount:])
+	for i, name := range names {
+		c.args = append(c.args, MemberArgs{
+			Name: name, Dir: filepath.Join(dir, name),
+			ClientPort: ports[i], PeerPort: ports[memberCount+i], Cluster: cluster,
+		})
+	}
+	// All three start at once: none is ready before a majority is up.
+	for i := range c.args {
+		if c.members[i], err = worker.Start(ctx, MemberRole, encode(c.args[i])...); err != nil {
+			c.Stop()
+			return nil, err
+		}
+	}
+	for i := range c.members {
+		if err := c.ready(i); err != nil {
+			c.Stop()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// ready waits for member i's first message.
+func (c *Cluster) ready(i int) error {
+	var r MemberReady
+	if err := c.members[i].Recv(&r); err != nil {
+		return fmt.Errorf("%s: %w", c.args[i].Name, err)
+	}
+	c.ids[i] = r.ID
+	return nil
+}
+
+// Endpoints are the members' client URLs.
+func (c *Cluster) Endpoints() []string {
+	var eps []string
+	for _, a := range c.args {
+		eps = append(eps, URL(a.ClientPort))
+	}
+	return eps
+}
+
+// clientPorts are the members' client ports.
+func (c *Cluster) clientPorts() []int {
+	var ps []int
+	for _, a := range c.args {
+		ps = append(ps, a.ClientPort)
+	}
+	return ps
+}
+
+// Name is member i's name.
+func (c *Cluster) Name(i int) string { return c.args[i].Name }
+
+// Kill kills member i at once, as kill -9 does.
+func (c *Cluster) Kill(i int) {
+	c.members[i].Kill()
+	c.members[i] = nil
+}
+
+// Restart starts member i again from the data it left, and waits until it
+// has rejoined.
+func (c *Cluster) Restart(i int) error {
+	a := c.args[i]
+	a.Existing = true
+	p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
+	if err != nil {
+		return err
+	}
+	c.members[i] = p
+	return c.ready(i)
+}
+
+// leader asks, through the lock worker asker, every member who leads, and
+// returns the leader's index.
+func (c *Cluster) leader(asker *worker.Process) (int, error) {
+	rep, err := worker.Ask[LockReply](asker, LockRequest{Op: OpStatus})
+	if err != nil {
+		return 0, err
+	}
+	for _, m := range rep.Members {
+		for i, id := range c.ids {
+			if m.Leader != "" && m.Leader == id && c.members[i] != nil {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("no member reported a leader that is running: %+v", rep.Members)
+}
+
+// Stop kills every member still running.
+func (c *Cluster) Stop() {
+	for i, p := range c.members {
+		if p != nil {
+			p.Stop()
+			c.members[i] = nil
+		}
+	}
+}
+
+// freePorts returns n loopback ports nobody listens on now.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	for range n {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer ln.Close()
+		ports = append(ports, ln.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
+}

@@ -1,0 +1,322 @@
+package torturelab
+
+// This file holds the coordinator of torture --lock etcd (chapter 10):
+// the same storm as the mailbox run, with the authority taken from a
+// three-member etcd cluster. Every worker locks a message in etcd, writes
+// its effect to a store fenced by the lock's revision, completes it
+// there, and releases the lock. The plan pauses some workers past their
+// lease (a real SIGSTOP, asked for by the worker itself, so that no
+// keep-alive leaves it), kills workers with kill -9, and kills members,
+// one at a time, each started again from its data before the next kill.
+// The audit reads the store's own log of what it accepted.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/fencelab/fencelab/internal/fencedstore"
+	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// storeFile is the fenced store of an etcd run.
+const storeFile = "destination.db"
+
+// etcdPlan is the plan of an etcd run: the mailbox plan's worker kills
+// and owner names, and the member kills. A kill is armed once the store
+// has accepted that many writes.
+type etcdPlan struct {
+	runPlan
+	MemberKills []memberKill `json:"member_kills"`
+	TTL         int          `json:"ttl_seconds"`
+}
+
+// memberKill is one planned kill -9 of a member, and its restart.
+type memberKill struct {
+	AfterWrites int    `json:"after_writes"`
+	Member      string `json:"member"`
+	index       int
+}
+
+// newEtcdPlan splits kills between workers (half, rounded up) and members.
+func newEtcdPlan(seed int64, processes, messages, kills int, leaseMs int64) etcdPlan {
+	ttl := max(int((leaseMs+999)/1000), 1)
+	p := etcdPlan{runPlan: newPlan(seed, processes, messages, kills-kills/2, leaseMs), TTL: ttl, MemberKills: []memberKill{}}
+	p.Failing = failing{} // no message fails here: every one must end completed
+	r := rand.New(rand.NewPCG(uint64(seed), streamMemberKills))
+	var at []int
+	for range kills / 2 {
+		at = append(at, r.IntN(messages*killWindow/1000+1))
+	}
+	slices.Sort(at)
+	for _, n := range at {
+		i := r.IntN(lockservicelab.Members)
+		p.MemberKills = append(p.MemberKills, memberKill{AfterWrites: n, Member: fmt.Sprintf("member-%d", i+1), index: i})
+	}
+	return p
+}
+
+// streamMemberKills is the stream of the member kills' random numbers.
+const streamMemberKills = 4
+
+// etcdRun is the coordinator of one etcd run.
+type etcdRun struct {
+	plan    etcdPlan
+	store   string
+	records string
+	db      *sqlitedb.DB
+	cl      *lockservicelab.Cluster
+	crew    *worker.Crew
+	owners  []string
+	killed  map[*worker.Process]bool
+	exits   chan exited
+	kills   int // worker kills done
+	mkills  int // member kills done
+	pauses  int
+}
+
+// runEtcd performs an etcd torture run and audits the store.
+func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int) (*etcdResult, error) {
+	began := time.Now()
+	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs)
+	c := &etcdRun{
+		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir),
+		killed: map[*worker.Process]bool{}, exits: make(chan exited, p.processes+len(p.Kills)),
+	}
+	if err := os.Mkdir(c.records, 0o755); err != nil {
+		return nil, err
+	}
+	db, err := sqlitedb.Open(ctx, c.store)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	c.db = db
+	keys, err := fillStore(ctx, db, messages)
+	if err != nil {
+		return nil, err
+	}
+	if c.cl, err = lockservicelab.StartCluster(ctx, env.Dir); err != nil {
+		return nil, err
+	}
+	defer c.cl.Stop()
+	if err := c.start(ctx); err != nil {
+		return nil, err
+	}
+	defer c.crew.Stop()
+	ended, err := c.drive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.crew.Wait(); err != nil {
+		return nil, fmt.Errorf("stopping the workers: %w", err)
+	}
+	logs, err := readLogs(c.records)
+	if err != nil {
+		return nil, err
+	}
+	d, err := readDestination(ctx, db, keys)
+	if err != nil {
+		return nil, err
+	}
+	f := audit.AuditStore(d, logs)
+	res := summarizeEtcd(p, messages, logs, d, f)
+	res.Killed, res.MembersKilled, res.Ended = c.kills, c.mkills, ended
+	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
+	if !f.Clean() {
+		return res, cli.Findingf("%s", f.Summary())
+	}
+	return res, nil
+}
+
+// fillStore creates the store with a key per message.
+func fillStore(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) {
+	if err := fencedstore.CreateSchema(ctx, db); err != nil {
+		return nil, err
+	}
+	s := fencedstore.Open(db, fencedstore.Fence)
+	keys := make([]string, messages)
+	for i := range keys {
+		keys[i] = messageID(i + 1)
+		if err := s.Add(ctx, keys[i]); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// args returns the handshake arguments of the start-th process of slot.
+func (c *etcdRun) args(slot, start int, owner string) []string {
+	return EtcdWorkerArgs{
+		Endpoints: c.cl.Endpoints(), Store: c.store, Records: filepath.Join(c.records, recordFile(slot, start)),
+		Owner: owner, Slot: slot, Start: start, Seed: c.plan.Seed, TTL: c.plan.TTL,
+	}.encode()
+}
+
+// start starts the first process of every slot.
+func (c *etcdRun) start(ctx context.Context) error {
+	args := make([][]string, c.plan.processes)
+	for slot := range args {
+		c.owners = append(c.owners, c.plan.Owners[slot])
+		args[slot] = c.args(slot, 1, c.owners[slot])
+	}
+	crew, err := worker.StartCrew(ctx, worker.Start, EtcdWorkerRole, args)
+	if err != nil {
+		return err
+	}
+	c.crew = crew
+	for slot := range args {
+		c.watch(slot)
+	}
+	return nil
+}
+
+// watch answers the pauses the process now in slot asks for, and
+// reports on c.exits when it ends.
+func (c *etcdRun) watch(slot int) {
+	p, owner := c.crew.Member(slot), c.owners[slot]
+	go func() {
+		for {
+			var req PauseRequest
+			if err := p.Recv(&req); err != nil {
+				select {
+				case <-p.Done():
+					c.exits <- exited{p: p, owner: owner}
+					return
+				default:
+					continue // a quiet worker: Recv gave up waiting
+				}
+			}
+			c.pause(p, req)
+		}
+	}()
+}
+
+// pause stops p for the time it asked, resumes it, and tells it so.
+func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
+	if syscall.Kill(p.Pid, syscall.SIGSTOP) != nil {
+		return // it is gone
+	}
+	time.Sleep(time.Duration(req.PauseMs) * time.Millisecond)
+	_ = syscall.Kill(p.Pid, syscall.SIGCONT)
+	_ = p.Send(req)
+}
+
+// drive runs the plan's kills until every message is completed, or until
+// none has been for the stall limit, and says which.
+func (c *etcdRun) drive(ctx context.Context) (string, error) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	next, nextMember := 0, 0
+	var armed time.Time
+	best, lastGain := -1, time.Now()
+	limit := stallLimit(int64(c.plan.TTL) * 1000)
+	for n := 0; ; n++ {
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case e := <-c.exits:
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			if !c.killed[e.p] {
+				return "", fmt.Errorf("%s (pid %d) ended by itself during the run (exit status %d)", e.owner, e.p.Pid, e.p.Exit().Code)
+			}
+			continue
+		case <-t.C:
+		}
+		if n%countEvery != 0 {
+			continue
+		}
+		writes, open, err := storeProgress(ctx, c.db)
+		if err != nil {
+			return "", err
+		}
+		if next < len(c.plan.Kills) && writes >= c.plan.Kills[next].AfterClaims {
+			k := c.plan.Kills[next]
+			if armed.IsZero() {
+				armed = time.Now().Add(time.Duration(k.DelayMs) * time.Millisecond)
+			}
+			if !time.Now().Before(armed) {
+				if err := c.killWorker(k); err != nil {
+					return "", err
+				}
+				next, armed = next+1, time.Time{}
+			}
+		}
+		if nextMember < len(c.plan.MemberKills) && writes >= c.plan.MemberKills[nextMember].AfterWrites {
+			if err := c.killMember(c.plan.MemberKills[nextMember]); err != nil {
+				return "", err
+			}
+			nextMember++
+		}
+		switch {
+		case open == 0:
+			return "every message completed", nil
+		case best < 0 || open < best:
+			best, lastGain = open, time.Now()
+		case time.Since(lastGain) > limit:
+			return fmt.Sprintf("stalled: %d messages still open, and none was completed for %v", open, limit), nil
+		}
+	}
+}
+
+// killWorker kills the worker the plan names and starts its replacement.
+func (c *etcdRun) killWorker(k plannedKill) error {
+	c.killed[c.crew.Member(k.slot)] = true
+	c.crew.Kill(k.slot)
+	c.kills++
+	c.owners[k.slot] = k.RestartAs
+	if _, err := c.crew.Replace(k.slot, c.args(k.slot, k.start, k.RestartAs)...); err != nil {
+		return err
+	}
+	c.watch(k.slot)
+	return nil
+}
+
+// killMember kills a member and starts it again from its data, waiting
+// until it has rejoined: never more than one member is down.
+func (c *etcdRun) killMember(k memberKill) error {
+	c.cl.Kill(k.index)
+	c.mkills++
+	return c.cl.Restart(k.index)
+}
+
+// storeProgress reads how many writes the store accepted and how many
+// keys are not completed yet.
+func storeProgress(ctx context.Context, db *sqlitedb.DB) (writes, open int, err error) {
+	err = db.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM accepted WHERE op = 'write'),
+		(SELECT COUNT(*) FROM resources WHERE done_token IS NULL)`).Scan(&writes, &open)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the store's progress: %w", err)
+	}
+	return writes, open, nil
+}
+
+// readDestination reads the store once every worker has stopped.
+func readDestination(ctx context.Context, db *sqlitedb.DB, keys []string) (audit.Destination, error) {
+	d := audit.Destination{Keys: keys, Resources: map[string]fencedstore.Resource{}}
+	s := fencedstore.Open(db, fencedstore.Fence)
+	for _, k := range keys {
+		r, err := s.Get(ctx, k)
+		if err != nil {
+			return d, err
+		}
+		d.Resources[k] = r
+	}
+	var err error
+	if d.Log, err = s.Accepted(ctx); err != nil {
+		return d, err
+	}
+	d.Integrity, err = integrityCheck(ctx, db)
+	return d, err
+}

@@ -1,0 +1,101 @@
+package torturelab
+
+// This file holds what the etcd torture worker (torture --lock etcd)
+// shares with its coordinator: its role's name and arguments, the pause
+// it asks its parent for, and its records and plan. Its body links in
+// etcd and lives in package etcdroles.
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+
+	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// EtcdWorkerRole is the role of the etcd torture worker; package
+// etcdroles gives it its body.
+var EtcdWorkerRole = worker.Role{Name: "etcd-torture-worker"}
+
+// EtcdWorkerArgs is what the coordinator hands an etcd torture worker.
+type EtcdWorkerArgs struct {
+	Endpoints []string `json:"endpoints"`
+	Store     string   `json:"store"`
+	Records   string   `json:"records"` // the worker's own record file, not yet created
+	Owner     string   `json:"owner"`
+	Slot      int      `json:"slot"`
+	Start     int      `json:"start"`
+	Seed      int64    `json:"seed"`
+	TTL       int      `json:"ttl"` // seconds, of every session
+}
+
+func (a EtcdWorkerArgs) encode() []string {
+	b, _ := json.Marshal(a) // plain strings and numbers: never fails
+	return []string{string(b)}
+}
+
+// DecodeEtcdWorkerArgs reads an etcd torture worker's one argument.
+func DecodeEtcdWorkerArgs(args []string) (EtcdWorkerArgs, error) {
+	var a EtcdWorkerArgs
+	if len(args) != 1 {
+		return a, errWantOneArg
+	}
+	return a, json.Unmarshal([]byte(args[0]), &a)
+}
+
+// PauseRequest is what a worker sends its parent to be stopped (SIGSTOP)
+// for PauseMs: a real pause, in which no keep-alive leaves the process.
+// The parent answers with a PauseRequest of its own once it has resumed
+// the worker (SIGCONT).
+type PauseRequest struct {
+	PauseMs int64 `json:"pause_ms"`
+}
+
+// Recorder appends one worker process's records to its file, each line
+// whole in one write (see record.go).
+type Recorder struct{ r *recorder }
+
+// NewRecorder creates the record file at path with its first line.
+func NewRecorder(path string, head audit.Log) (*Recorder, error) {
+	r, err := createRecorder(path, head)
+	if err != nil {
+		return nil, err
+	}
+	return &Recorder{r: r}, nil
+}
+
+// Write appends rec.
+func (r *Recorder) Write(rec audit.Record) error { return r.r.write(rec) }
+
+// Close closes the file.
+func (r *Recorder) Close() error { return r.r.close() }
+
+// pausePastTTLPerMille is the share of the locks an etcd worker wins that
+// it pauses on past its lease: fewer than the mailbox run's, since a lease
+// here lasts a second, not 40 ms.
+const pausePastTTLPerMille = 4
+
+// EtcdPauses hands an etcd worker process its pauses, one per lock it
+// wins: 0 for most, and past the lease (one and a half to two and a half
+// leases of ttl seconds) for a few. The n-th lock of a process gets the
+// same pause in every run with one seed.
+type EtcdPauses struct{ s *steps }
+
+// NewEtcdPauses returns the pauses of the start-th process of slot.
+func NewEtcdPauses(seed int64, slot, start, ttl int) *EtcdPauses {
+	return &EtcdPauses{s: &steps{r: workerRand(seed, slot, start, streamPause), leaseMs: int64(ttl) * 1000}}
+}
+
+// Next is the pause on the next lock won, in milliseconds.
+func (p *EtcdPauses) Next() int64 {
+	kind, length := p.s.r.IntN(1000), p.s.r.Float64()
+	if kind >= pausePastTTLPerMille {
+		return 0
+	}
+	return int64(math.Ceil(float64(p.s.leaseMs) * (1.5 + length)))
+}
+
+// errWantOneArg is what a role says of a handshake that does not carry
+// exactly its one JSON argument.
+var errWantOneArg = errors.New("want exactly one argument, the worker's plan as JSON")
