@@ -33,6 +33,16 @@ var scenarios = []scenario{
 	{"quorum-lost", "two of the three members are killed while A holds the lock; B tries to take it; A writes", 5, quorumLost},
 }
 
+// scenarioAbout is what case name shows, in its table's words.
+func scenarioAbout(name string) string {
+	for _, s := range scenarios {
+		if s.name == name {
+			return s.about
+		}
+	}
+	return ""
+}
+
 func caseNames() []string {
 	var names []string
 	for _, s := range scenarios {
@@ -83,23 +93,23 @@ func pausePastTTL(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	finish, err := checkThenWrite(c, "A", a, ta)
+	finish, err := r.checkThenWrite(c, "A", a, ta)
 	if err != nil {
 		return err
 	}
 	if err := signal(a, syscall.SIGSTOP); err != nil {
 		return err
 	}
-	c.fault("A paused (SIGSTOP): no keep-alive reaches the leader")
+	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
 	if _, err := acquire(c, "B", b); err != nil {
 		_ = signal(a, syscall.SIGCONT)
 		return err
 	}
-	if err := write(c, "B", b, c.highestGranted); err != nil {
+	if err := r.write(c, "B", b, c.highestGranted); err != nil {
 		return err
 	}
 	if err := finish(func() error {
-		c.fault("A resumed (SIGCONT)")
+		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
 		return signal(a, syscall.SIGCONT)
 	}); err != nil {
 		return err
@@ -122,18 +132,18 @@ func partition(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	finish, err := checkThenWrite(c, "A", a, ta)
+	finish, err := r.checkThenWrite(c, "A", a, ta)
 	if err != nil {
 		return err
 	}
 	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "cut"}); err != nil {
 		return err
 	}
-	c.fault("A's traffic to every member cut; A still reaches the destination")
+	c.fault(step{kind: stepCut, worker: "A"}, "A's traffic to every member cut; A still reaches the destination")
 	if _, err := acquire(c, "B", b); err != nil {
 		return err
 	}
-	if err := write(c, "B", b, c.highestGranted); err != nil {
+	if err := r.write(c, "B", b, c.highestGranted); err != nil {
 		return err
 	}
 	if err := finish(func() error { return nil }); err != nil {
@@ -142,7 +152,7 @@ func partition(r *run, c *CaseResult) error {
 	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "restore"}); err != nil {
 		return err
 	}
-	c.fault("A's traffic restored")
+	c.fault(step{kind: stepRestore, worker: "A"}, "A's traffic restored")
 	return endSessions(a, b)
 }
 
@@ -161,8 +171,8 @@ func leaderLost(r *run, c *CaseResult) error {
 		return err
 	}
 	r.cl.Kill(leader)
-	c.fault("%s, the leader, killed (kill -9)", r.cl.Name(leader))
-	if err := write(c, "A", a, ta); err != nil {
+	c.fault(step{kind: stepKill, members: 1}, "%s, the leader, killed (kill -9)", r.cl.Name(leader))
+	if err := r.write(c, "A", a, ta); err != nil {
 		return err
 	}
 	// B tries once the two members left have elected a leader: a request
@@ -173,13 +183,14 @@ func leaderLost(r *run, c *CaseResult) error {
 		return err
 	}
 	c.noteCluster("%s elected leader", r.cl.Name(next))
+	c.step(step{kind: stepElected})
 	if err := try(c, "B", b, lockWait); err != nil {
 		return err
 	}
 	if err := r.cl.Restart(leader); err != nil {
 		return err
 	}
-	c.fault("%s restarted from its data", r.cl.Name(leader))
+	c.fault(step{kind: stepRestart}, "%s restarted from its data", r.cl.Name(leader))
 	return endSessions(a, b)
 }
 
@@ -204,11 +215,11 @@ func quorumLost(r *run, c *CaseResult) error {
 	other := (leader + 1) % memberCount
 	r.cl.Kill(leader)
 	r.cl.Kill(other)
-	c.fault("%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
+	c.fault(step{kind: stepKill, members: 2}, "%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
 	if err := try(c, "B", b, quorumWait); err != nil {
 		return err
 	}
 	// The last case: no majority is left to end a session, and no case
 	// comes after it whose tokens a lingering key could shift.
-	return write(c, "A", a, ta)
+	return r.write(c, "A", a, ta)
 }
