@@ -203,3 +203,18 @@ func TestStoreDecidesInsideItsTransactionWhenOvertaken(t *testing.T) {
 	assert.Check(t, cmp.Equal(got.Writes, int64(2)), "writes that took effect: want B's two, not A's")
 	assert.Check(t, cmp.Equal(got.Mark, int64(15)), "the mark after A's overtaken write")
 }
+
+// TestUnreadableMarkIsAnErrorNotARefusal: a write the store turned away,
+// on a key whose mark it then cannot read back (the row is damaged), is
+// an error: the store refuses only what it can explain, and never names
+// a mark it did not read.
+func TestUnreadableMarkIsAnErrorNotARefusal(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	sqlitedbtest.Exec(t, d.Connect(), `UPDATE resources SET mark = 'many' WHERE key = 'report'`)
+
+	err := d.Store(fencedstore.Fence).Write(t.Context(), "report", 5, "A")
+
+	reason, refused := fencedstore.ReasonOf(err)
+	assert.Check(t, err != nil && !refused, "a write on a key whose mark cannot be read = %v (reason %q); want an error, not a refusal", err, reason)
+}
