@@ -18,54 +18,54 @@ import (
 	"gotest.tools/v3/assert/cmp"
 )
 
-// TestInterruptStopsMembersAndAPausedWorker: SIGINT, SIGTERM or SIGHUP
-// in the middle of pause-past-ttl, while worker A is stopped (SIGSTOP)
-// and three members and workers A and B are the runner's children,
-// stops every one of them, removes the temporary directory, and exits 1
-// with the one line "interrupted".
+// TestInterruptStopsMembersAndAPausedWorker: Ctrl-C (SIGINT) in the
+// middle of pause-past-ttl, while worker A is stopped (SIGSTOP) and three
+// members and workers A and B are the runner's children, stops every one
+// of them, removes the temporary directory, and exits 1 with the one line
+// "interrupted". SIGTERM and SIGHUP take the same path through the
+// runner's frame, which internal/runner's TestInterruptStopsCleanly
+// proves for all three; here it is the children chapter 10 adds, the
+// stopped one among them, that must not outlive the runner.
 func TestInterruptStopsMembersAndAPausedWorker(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the test finds the runner's children through /proc")
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(sig.String(), func(t *testing.T) {
-			t.Parallel()
-			self, err := os.Executable()
-			assert.NilError(t, err)
-			tmp := t.TempDir()
-			cmd := exec.Command(self, "lockservice", "--case", "pause-past-ttl")
-			cmd.Args[0] = "fencelab"
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			assert.NilError(t, cmd.Start())
-			t.Cleanup(func() { _ = cmd.Process.Kill() })
+	t.Parallel()
+	sig := syscall.SIGINT
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	tmp := t.TempDir()
+	cmd := exec.Command(self, "lockservice", "--case", "pause-past-ttl")
+	cmd.Args[0] = "fencelab"
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	assert.NilError(t, cmd.Start())
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
 
-			// Three members and workers A and B, one of them stopped.
-			var kids []int
-			within(t, func() bool {
-				if !alive(cmd.Process.Pid) {
-					t.Fatalf("the runner ended before its worker was paused: %s", &stderr)
-				}
-				kids = childrenOf(cmd.Process.Pid)
-				return len(kids) == 5 && slices.ContainsFunc(kids, stopped)
-			}, "the runner never had its members and a paused worker")
+	// Three members and workers A and B, one of them stopped.
+	var kids []int
+	within(t, func() bool {
+		if !alive(cmd.Process.Pid) {
+			t.Fatalf("the runner ended before its worker was paused: %s", &stderr)
+		}
+		kids = childrenOf(cmd.Process.Pid)
+		return len(kids) == 5 && slices.ContainsFunc(kids, stopped)
+	}, "the runner never had its members and a paused worker")
 
-			assert.NilError(t, cmd.Process.Signal(sig))
-			err = cmd.Wait()
+	assert.NilError(t, cmd.Process.Signal(sig))
+	err = cmd.Wait()
 
-			var exitErr *exec.ExitError
-			assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
-			assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
-			assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
-			assert.Check(t, cmp.Regexp(`^fencelab lockservice: interrupted[^\n]*\n$`, stderr.String()))
-			left, err := os.ReadDir(tmp)
-			assert.NilError(t, err)
-			assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind")
-			for _, pid := range kids {
-				assert.Check(t, !alive(pid), "member or worker %d still running after the runner exited", pid)
-			}
-		})
+	var exitErr *exec.ExitError
+	assert.Assert(t, errors.As(err, &exitErr), "the runner ended with %v after %v; want exit status 1", err, sig)
+	assert.Equal(t, exitErr.ExitCode(), 1, "exit status after %v (stderr %q)", sig, &stderr)
+	assert.Equal(t, stdout.String(), "", "an interrupted run prints no result")
+	assert.Check(t, cmp.Regexp(`^fencelab lockservice: interrupted[^\n]*\n$`, stderr.String()))
+	left, err := os.ReadDir(tmp)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(left, 0), "the interrupted run left its temporary directory behind")
+	for _, pid := range kids {
+		assert.Check(t, !alive(pid), "member or worker %d still running after the runner exited", pid)
 	}
 }
 

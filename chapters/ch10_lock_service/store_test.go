@@ -172,3 +172,49 @@ func TestWriteThatCannotBeLoggedDoesNotHappen(t *testing.T) {
 	assert.Check(t, cmp.Equal(got.Writes, int64(0)), "the effect of a write that failed was committed")
 	assert.Check(t, cmp.Equal(got.Mark, int64(0)), "the mark of a write that failed was committed")
 }
+
+// TestStoreDecidesInsideItsTransactionWhenOvertaken: A presents token 12
+// to a key whose mark is 10, and is overtaken in the one gap a caller
+// cannot close, just before its transaction begins: B's write with token
+// 15 commits there. A's write must be judged by the mark its own
+// transaction reads, 15, and refused stale_token; a store that looked at
+// the mark first and wrote afterwards would take it on the word of 10.
+func TestStoreDecidesInsideItsTransactionWhenOvertaken(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	b := d.Store(fencedstore.Fence)
+	assert.NilError(t, b.Write(t.Context(), "report", 10, "B"), "set-up: B's first write, with token 10")
+	db := d.Connect()
+	overtaken := false
+	db.PauseBeforeTransactions(func() {
+		if !overtaken {
+			overtaken = true
+			assert.NilError(t, b.Write(t.Context(), "report", 15, "B"), "B's write with token 15, in the gap before A's transaction")
+		}
+	})
+
+	err := fencedstore.Open(db, fencedstore.Fence).Write(t.Context(), "report", 12, "A")
+
+	assert.Assert(t, overtaken, "A's write began no transaction: nothing could overtake it")
+	reason, _ := fencedstore.ReasonOf(err)
+	assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken),
+		"A's write with token 12, overtaken by B's with 15 before its transaction began = %v; want refused stale_token: the store must decide inside the transaction that writes", err)
+	got := d.Get("report")
+	assert.Check(t, cmp.Equal(got.Writes, int64(2)), "writes that took effect: want B's two, not A's")
+	assert.Check(t, cmp.Equal(got.Mark, int64(15)), "the mark after A's overtaken write")
+}
+
+// TestUnreadableMarkIsAnErrorNotARefusal: a write the store turned away,
+// on a key whose mark it then cannot read back (the row is damaged), is
+// an error: the store refuses only what it can explain, and never names
+// a mark it did not read.
+func TestUnreadableMarkIsAnErrorNotARefusal(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	sqlitedbtest.Exec(t, d.Connect(), `UPDATE resources SET mark = 'many' WHERE key = 'report'`)
+
+	err := d.Store(fencedstore.Fence).Write(t.Context(), "report", 5, "A")
+
+	reason, refused := fencedstore.ReasonOf(err)
+	assert.Check(t, err != nil && !refused, "a write on a key whose mark cannot be read = %v (reason %q); want an error, not a refusal", err, reason)
+}

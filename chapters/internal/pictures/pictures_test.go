@@ -11,17 +11,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/golden"
 
-	"github.com/fencelab/fencelab/chapters/internal/scripttest"
 	"github.com/fencelab/fencelab/internal/runner"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/companion"
+	"github.com/fencelab/fencelab/internal/runner/etcdroles"
 )
 
 // TestMain lets this test binary be the runner's workers, as the
-// chapters' test binaries are.
-func TestMain(m *testing.M) { scripttest.Main(m) }
+// chapters' test binaries are, and carry chapter 10's etcd roles, as
+// chapter 10's does: its lockservice runs here, in this process and the
+// members and workers it starts, rather than in the companion.
+func TestMain(m *testing.M) {
+	companion.Link(etcdroles.Roles)
+	testscript.Main(m, map[string]func(){
+		"fencelab": func() { os.Exit(runner.MainWith(etcdroles.Roles)) },
+	})
+}
 
 // pictures is every picture a chapter text embeds: the chapter's folder,
 // the file's name in its pictures folder (without .svg), and the runner
@@ -41,6 +50,7 @@ var pictures = []struct {
 	{"ch06_rollback", "fence-rollback", []string{"fencing", "--case", "fence-rollback"}},
 	{"ch07_incarnation", "incarnation", []string{"incarnation"}},
 	{"ch08_nested_claims", "actors", []string{"actors"}},
+	{"ch10_lock_service", "pause-past-ttl", []string{"lockservice", "--case", "pause-past-ttl"}},
 }
 
 // chapters is the folder that holds every chapter.

@@ -70,3 +70,15 @@ func (d *Destination) Accepted() []fencedstore.Entry {
 	}
 	return log
 }
+
+// UncheckpointedFrames runs a passive checkpoint of the store's file and
+// returns how many frames of its write-ahead log it could not copy back:
+// 0 unless some connection still reads an older snapshot.
+func (d *Destination) UncheckpointedFrames() int {
+	d.TB.Helper()
+	var busy, frames, copied int
+	if err := d.Connect().QueryRow(d.TB.Context(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+		d.TB.Fatalf("store: checkpoint: %v", err)
+	}
+	return frames - copied
+}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.uber.org/zap"
@@ -79,6 +80,8 @@ func (w *lockWorker) handle(ctx context.Context, req lockservicelab.LockRequest)
 		return w.write(ctx, req.Lock, w.waitForGo)
 	case lockservicelab.OpStatus:
 		return w.status(ctx)
+	case lockservicelab.OpEnd:
+		return w.end(ctx)
 	}
 	return lockservicelab.LockReply{}, fmt.Errorf("lock worker: unknown request %q", req.Op)
 }
@@ -118,6 +121,27 @@ func (w *lockWorker) endSession() {
 		w.session.Orphan()
 		w.session, w.lock = nil, nil
 	}
+}
+
+// endWait bounds how long ending a session may take: one revoke.
+const endWait = 5 * time.Second
+
+// end ends the worker's session and waits for the cluster to revoke its
+// lease, which deletes the lock key attached to it. A lease the cluster
+// had already ended (it ran out while the worker was paused or cut off)
+// is ended all the same.
+func (w *lockWorker) end(ctx context.Context) (lockservicelab.LockReply, error) {
+	if w.session == nil {
+		return lockservicelab.LockReply{Result: lockservicelab.Ended}, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, endWait)
+	defer cancel()
+	_, err := w.cli.Revoke(ctx, w.session.Lease())
+	w.endSession()
+	if err != nil && !errors.Is(err, rpctypes.ErrLeaseNotFound) {
+		return lockservicelab.LockReply{}, fmt.Errorf("lock worker %s: end its session: %w", w.name, err)
+	}
+	return lockservicelab.LockReply{Result: lockservicelab.Ended}, nil
 }
 
 // write writes to the destination under the lock: Fenced checks the

@@ -6,6 +6,7 @@ package lockservicelab
 // it.
 
 import (
+	"fmt"
 	"syscall"
 	"time"
 
@@ -32,12 +33,41 @@ var scenarios = []scenario{
 	{"quorum-lost", "two of the three members are killed while A holds the lock; B tries to take it; A writes", 5, quorumLost},
 }
 
+// scenarioAbout is what case name shows, in its table's words.
+func scenarioAbout(name string) string {
+	for _, s := range scenarios {
+		if s.name == name {
+			return s.about
+		}
+	}
+	return ""
+}
+
 func caseNames() []string {
 	var names []string
 	for _, s := range scenarios {
 		names = append(names, s.name)
 	}
 	return names
+}
+
+// endSessions asks each worker to end its session, and waits until the
+// cluster has: every lock key of the case is deleted before the next case
+// begins. A key left to its lease would be deleted at a moment of the
+// leader's choosing, a revision that might fall before or after the next
+// case's keys were created; with the keys gone, the next case's tokens
+// are the same on every run.
+func endSessions(ws ...*worker.Process) error {
+	for _, w := range ws {
+		rep, err := worker.Ask[LockReply](w, LockRequest{Op: OpEnd})
+		if err != nil {
+			return err
+		}
+		if rep.Result != Ended {
+			return fmt.Errorf("a worker's session did not end: %s %s", rep.Result, rep.Reason)
+		}
+	}
+	return nil
 }
 
 // pair starts workers A (through endpoints a) and B (straight to the
@@ -63,25 +93,28 @@ func pausePastTTL(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	finish, err := checkThenWrite(c, "A", a, ta)
+	finish, err := r.checkThenWrite(c, "A", a, ta)
 	if err != nil {
 		return err
 	}
 	if err := signal(a, syscall.SIGSTOP); err != nil {
 		return err
 	}
-	c.fault("A paused (SIGSTOP): no keep-alive reaches the leader")
+	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
 	if _, err := acquire(c, "B", b); err != nil {
 		_ = signal(a, syscall.SIGCONT)
 		return err
 	}
-	if err := write(c, "B", b, c.highestGranted); err != nil {
+	if err := r.write(c, "B", b, c.highestGranted); err != nil {
 		return err
 	}
-	return finish(func() error {
-		c.fault("A resumed (SIGCONT)")
+	if err := finish(func() error {
+		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
 		return signal(a, syscall.SIGCONT)
-	})
+	}); err != nil {
+		return err
+	}
+	return endSessions(a, b)
 }
 
 func partition(r *run, c *CaseResult) error {
@@ -99,18 +132,18 @@ func partition(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	finish, err := checkThenWrite(c, "A", a, ta)
+	finish, err := r.checkThenWrite(c, "A", a, ta)
 	if err != nil {
 		return err
 	}
 	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "cut"}); err != nil {
 		return err
 	}
-	c.fault("A's traffic to every member cut; A still reaches the destination")
+	c.fault(step{kind: stepCut, worker: "A"}, "A's traffic to every member cut; A still reaches the destination")
 	if _, err := acquire(c, "B", b); err != nil {
 		return err
 	}
-	if err := write(c, "B", b, c.highestGranted); err != nil {
+	if err := r.write(c, "B", b, c.highestGranted); err != nil {
 		return err
 	}
 	if err := finish(func() error { return nil }); err != nil {
@@ -119,8 +152,8 @@ func partition(r *run, c *CaseResult) error {
 	if _, err := worker.Ask[LockReply](proxy, ProxyRequest{Op: "restore"}); err != nil {
 		return err
 	}
-	c.fault("A's traffic restored")
-	return nil
+	c.fault(step{kind: stepRestore, worker: "A"}, "A's traffic restored")
+	return endSessions(a, b)
 }
 
 func leaderLost(r *run, c *CaseResult) error {
@@ -138,18 +171,27 @@ func leaderLost(r *run, c *CaseResult) error {
 		return err
 	}
 	r.cl.Kill(leader)
-	c.fault("%s, the leader, killed (kill -9)", r.cl.Name(leader))
-	if err := write(c, "A", a, ta); err != nil {
+	c.fault(step{kind: stepKill, members: 1}, "%s, the leader, killed (kill -9)", r.cl.Name(leader))
+	if err := r.write(c, "A", a, ta); err != nil {
 		return err
 	}
+	// B tries once the two members left have elected a leader: a request
+	// made before would wait for the election anyway, or for a proposal
+	// sent to the dead leader to time out.
+	next, err := r.cl.awaitLeader(r.ctx, b, lockWait)
+	if err != nil {
+		return err
+	}
+	c.noteCluster("%s elected leader", r.cl.Name(next))
+	c.step(step{kind: stepElected})
 	if err := try(c, "B", b, lockWait); err != nil {
 		return err
 	}
 	if err := r.cl.Restart(leader); err != nil {
 		return err
 	}
-	c.fault("%s restarted from its data", r.cl.Name(leader))
-	return nil
+	c.fault(step{kind: stepRestart}, "%s restarted from its data", r.cl.Name(leader))
+	return endSessions(a, b)
 }
 
 // quorumWait is how long B tries for a lock a cluster without a majority
@@ -173,9 +215,11 @@ func quorumLost(r *run, c *CaseResult) error {
 	other := (leader + 1) % memberCount
 	r.cl.Kill(leader)
 	r.cl.Kill(other)
-	c.fault("%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
+	c.fault(step{kind: stepKill, members: 2}, "%s (the leader) and %s killed (kill -9): one member of three left, no majority", r.cl.Name(leader), r.cl.Name(other))
 	if err := try(c, "B", b, quorumWait); err != nil {
 		return err
 	}
-	return write(c, "A", a, ta)
+	// The last case: no majority is left to end a session, and no case
+	// comes after it whose tokens a lingering key could shift.
+	return r.write(c, "A", a, ta)
 }

@@ -7,9 +7,11 @@ package lockservicelab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
+	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
@@ -130,7 +132,31 @@ func (c *Cluster) leader(asker *worker.Process) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("no member reported a leader that is running: %+v", rep.Members)
+	return 0, fmt.Errorf("%w: %+v", errNoLeader, rep.Members)
+}
+
+// pollEvery is how often awaitLeader asks the members again.
+const pollEvery = 50 * time.Millisecond
+
+// awaitLeader asks, through asker, until a running member reports a
+// running leader, and returns the leader's index. It gives up after wait,
+// or when ctx ends.
+func (c *Cluster) awaitLeader(ctx context.Context, asker *worker.Process, wait time.Duration) (int, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		i, err := c.leader(asker)
+		if err == nil || !errors.Is(err, errNoLeader) {
+			return i, err
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("no leader elected within %v: %w", wait, err)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(pollEvery):
+		}
+	}
 }
 
 // Stop kills every member still running.

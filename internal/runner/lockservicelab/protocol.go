@@ -86,6 +86,9 @@ const (
 	OpCheckThenWrite = "check-then-write"
 	OpGo             = "go"
 	OpStatus         = "status" // ask every member who leads
+	// OpEnd ends the worker's session: its lease is revoked, and its lock
+	// key, if it still has one, is deleted with it.
+	OpEnd = "end"
 )
 
 // LockRequest is one request to a lock worker.
@@ -102,6 +105,7 @@ const (
 	Checked  = "checked"
 	Accepted = "accepted"
 	Refused  = "refused"
+	Ended    = "ended"
 )
 
 // The reasons a lock worker reports a refusal.

@@ -51,6 +51,7 @@ type CaseResult struct {
 
 	highestGranted int64   // the greatest token granted so far
 	timeline       []event // for the text drawing
+	steps          []step  // for the picture
 }
 
 // Holder is one grant of the lock.
@@ -72,6 +73,15 @@ type Write struct {
 	Token  int64  `json:"token"`
 	Result string `json:"result"`
 	Reason string `json:"reason,omitempty"`
+	// After is the case's key in the destination once the write was
+	// answered, read through a connection of the runner's own.
+	After Committed `json:"after"`
+}
+
+// Committed is a key's committed state in the destination.
+type Committed struct {
+	Mark   int64 `json:"mark"`   // the highest token an accepted write presented
+	Writes int64 `json:"writes"` // the writes that took effect
 }
 
 // The verdicts.
@@ -85,17 +95,20 @@ func (c *CaseResult) granted(worker string, token int64) {
 	c.Holders = append(c.Holders, Holder{Worker: worker, Token: token})
 	c.highestGranted = max(c.highestGranted, token)
 	c.note(worker, "lock: token %d", token)
+	c.step(step{kind: stepGrant, worker: worker, token: token})
 }
 
-// wrote records worker's write with token and the destination's answer,
-// and counts it against the verdict: an accepted write after a greater
-// token was granted is stale, and every accepted write beyond the first
-// is a second effect.
-func (c *CaseResult) wrote(worker string, token int64, rep LockReply) {
-	w := Write{Worker: worker, Token: token, Result: rep.Result, Reason: rep.Reason}
+// wrote records worker's write with token, the destination's answer and
+// its committed state after it, and counts the write against the verdict:
+// an accepted write after a greater token was granted is stale, and every
+// accepted write beyond the first is a second effect.
+func (c *CaseResult) wrote(worker string, token int64, rep LockReply, after Committed) {
+	w := Write{Worker: worker, Token: token, Result: rep.Result, Reason: rep.Reason, After: after}
 	c.Writes = append(c.Writes, w)
+	stale := w.Result == Accepted && token < c.highestGranted
+	c.step(step{kind: stepWrite, worker: worker, token: token, write: w, stale: stale, holder: c.highestGranted})
 	if w.Result == Accepted {
-		if token < c.highestGranted {
+		if stale {
 			c.StaleWritesAccepted++
 		}
 		accepted := 0
@@ -113,12 +126,15 @@ func (c *CaseResult) wrote(worker string, token int64, rep LockReply) {
 func (c *CaseResult) refused(worker string, rep LockReply) {
 	c.Attempts = append(c.Attempts, Attempt{Worker: worker, Result: rep.Result, Reason: rep.Reason})
 	c.note(worker, "lock: %s %s", rep.Result, rep.Reason)
+	c.step(step{kind: stepLockRefused, worker: worker, reason: rep.Reason})
 }
 
-// fault records what the runner did to a process.
-func (c *CaseResult) fault(format string, args ...any) {
+// fault records what the runner did to a process: s, with its words for
+// the JSON and the text.
+func (c *CaseResult) fault(s step, format string, args ...any) {
 	c.Faults = append(c.Faults, fmt.Sprintf(format, args...))
 	c.noteCluster(format, args...)
+	c.step(s)
 }
 
 // judge sets the verdict from the counts.

@@ -154,19 +154,29 @@ func try(c *CaseResult, name string, w *worker.Process, wait time.Duration) erro
 
 // write asks w to write to the destination under its lock, and records
 // the destination's answer.
-func write(c *CaseResult, name string, w *worker.Process, token int64) error {
+func (r *run) write(c *CaseResult, name string, w *worker.Process, token int64) error {
 	rep, err := worker.Ask[LockReply](w, LockRequest{Op: OpWrite, Lock: c.Case})
 	if err != nil {
 		return err
 	}
-	c.wrote(name, token, rep)
+	return r.wrote(c, name, token, rep)
+}
+
+// wrote records a write's answer, with the destination's committed state
+// after it.
+func (r *run) wrote(c *CaseResult, name string, token int64, rep LockReply) error {
+	after, err := r.final(c.Case)
+	if err != nil {
+		return err
+	}
+	c.wrote(name, token, rep, Committed{Mark: after.Mark, Writes: after.Writes})
 	return nil
 }
 
 // checkThenWrite asks w to check its session and write, and returns once
 // w has checked, before it writes. finish tells it to go on, calls
 // meanwhile (which may resume a paused worker), and records the write.
-func checkThenWrite(c *CaseResult, name string, w *worker.Process, token int64) (finish func(meanwhile func() error) error, err error) {
+func (r *run) checkThenWrite(c *CaseResult, name string, w *worker.Process, token int64) (finish func(meanwhile func() error) error, err error) {
 	rep, err := worker.Ask[LockReply](w, LockRequest{Op: OpCheckThenWrite, Lock: c.Case})
 	if err != nil {
 		return nil, err
@@ -175,6 +185,7 @@ func checkThenWrite(c *CaseResult, name string, w *worker.Process, token int64) 
 		return nil, fmt.Errorf("%s's check before its write: %s %s", name, rep.Result, rep.Reason)
 	}
 	c.note(name, "session checked: still mine; about to write")
+	c.step(step{kind: stepCheck, worker: name})
 	return func(meanwhile func() error) error {
 		if err := w.Send(LockRequest{Op: OpGo}); err != nil {
 			return err
@@ -186,8 +197,7 @@ func checkThenWrite(c *CaseResult, name string, w *worker.Process, token int64) 
 		if err := w.Recv(&rep); err != nil {
 			return err
 		}
-		c.wrote(name, token, rep)
-		return nil
+		return r.wrote(c, name, token, rep)
 	}, nil
 }
 

@@ -36,13 +36,7 @@ func (f *flags) Text(w io.Writer, result any) error {
 }
 
 func drawCase(b *strings.Builder, c *CaseResult) {
-	about := ""
-	for _, s := range scenarios {
-		if s.name == c.Case {
-			about = s.about
-		}
-	}
-	fmt.Fprintf(b, "%s (leases of %d s)\n  %s\n", c.Case, c.TTLSeconds, about)
+	fmt.Fprintf(b, "%s (leases of %d s)\n  %s\n", c.Case, c.TTLSeconds, scenarioAbout(c.Case))
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "\t%s\n", strings.Join(columns, "\t"))
 	for _, e := range c.timeline {

@@ -220,7 +220,7 @@ func firstOf(texts ...string) string {
 // spanWords and outcomeWords are the hover texts of a span or a mark
 // that has no words of its own.
 var (
-	spanWords    = map[SpanKind]string{Lease: "lease", HostLease: "host lease", Pause: "paused", Wait: "holding a decision read earlier", Work: "working"}
+	spanWords    = map[SpanKind]string{Lease: "lease", HostLease: "host lease", Pause: "paused", Cut: "cut off", Wait: "holding a decision read earlier", Work: "working"}
 	outcomeWords = map[Outcome]string{Accepted: "accepted", NoEffect: "accepted, nothing new written", RolledBack: "rolled back",
 		Refused: "refused", Noted: "read or release", Killed: "killed"}
 )

@@ -47,6 +47,7 @@ func legendOf(f Figure, plans []*panelPlan) []legendItem {
 	add(spanKind(Lease), "lease or claim held, with its token", bar(Lease))
 	add(spanKind(HostLease), "host lease", bar(HostLease))
 	add(spanKind(Pause), "paused or stalled", bar(Pause))
+	add(spanKind(Cut), "cut off from the others (a partition)", bar(Cut))
 	add(spanKind(Wait), "holding a decision read earlier", bar(Wait))
 	add(spanKind(Work), "working", bar(Work))
 	add(has(func(p Panel) bool { return len(p.Values) > 0 }), "committed state, changing at the black line", func(c *canvas, x, y int) {

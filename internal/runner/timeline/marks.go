@@ -22,6 +22,9 @@ const (
 	// Work is a worker busy with the work itself, such as a provider
 	// running: a plain band.
 	Work
+	// Cut is a worker cut off from the others it talks to (a network
+	// partition) while it goes on running: a band with a dashed outline.
+	Cut
 )
 
 // Span is something that lasts, on one lane, from From to To.

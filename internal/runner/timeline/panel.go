@@ -37,7 +37,7 @@ type lanePlan struct {
 	top      int // y of the lane's top edge
 	height   int
 	barY     int // y of the bar line
-	low      int // where its row of pauses, waits and work starts, under barY
+	low      int // where its row of pauses, cuts, waits and work starts, under barY
 	labelTop int // y where the rows of labels under the bar begin
 	above    int // rows of span labels above the bar
 	spans    []spanPlan
@@ -292,7 +292,7 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	switch {
 	case lp.lane.Store:
 		bottom = lp.barY + bandHalf
-	case lp.has(Pause) || lp.has(Wait) || lp.has(Work):
+	case lp.has(Pause) || lp.has(Cut) || lp.has(Wait) || lp.has(Work):
 		bottom = lp.barY + lp.low + subHeight
 	case len(lp.tallies) > 0:
 		bottom = max(bottom, lp.barY+barHalf+4)

@@ -42,7 +42,7 @@ func drawMark(c *canvas, o Outcome, x, y int) {
 
 // Bar geometry, relative to a lane's bar line (the y its marks sit on):
 // the lease bar around it; under it a host lease's thin bar; and under
-// that a row for pauses, waits and work, which starts higher on a lane without
+// that a row for pauses, cuts, waits and work, which starts higher on a lane without
 // host leases.
 const (
 	barHalf   = 9  // the lease bar: barY-barHalf .. barY+barHalf
@@ -66,6 +66,8 @@ func drawBar(c *canvas, k SpanKind, x0, x1, y, low int) {
 		c.rect(x0, y+low, w, subHeight, ` fill="url(#hatch)" stroke="`+muted+`" stroke-width="1"`)
 	case Work:
 		c.rect(x0, y+low, w, subHeight, ` fill="#d9efe8" stroke="`+okLine+`" stroke-width="1"`)
+	case Cut:
+		c.rect(x0, y+low, w, subHeight, ` fill="#ffffff" stroke="`+muted+`" stroke-width="1.5" stroke-dasharray="5 3"`)
 	case Wait:
 		c.line(x0, y+low+subHeight/2, x0+w, y+low+subHeight/2, ` stroke="`+muted+`" stroke-width="2" stroke-dasharray="6 4"`)
 	}

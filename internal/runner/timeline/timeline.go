@@ -31,8 +31,8 @@
 // Every runner command draws its run; a test in internal/runner fails for
 // one that does not, and for one that draws two different pictures of
 // two runs with the same flags (torture, a summary of a wall-clock run,
-// excepted). Chapter 10's lockservice command is the next; its names are
-// used below.
+// excepted). Chapter 10's lockservice command was the last to get its
+// picture (package lockservicelab, svg.go); its names are used below.
 //
 //  1. Give the experiment a method SVG(w io.Writer, result any) error,
 //     which makes it a cli.SVGExperiment: the runner then accepts
@@ -45,8 +45,9 @@
 //  2. In SVG, build a Figure with one Panel per case: a Lane per worker
 //     ("A", "B") and a Store lane for the destination; a Lease span from
 //     each holder's grant to its end, labelled with its token (the lock's
-//     revision); a Pause span where the story stops a worker (SIGSTOP);
-//     an Event per write, Accepted or Refused with the reason in Result
+//     revision); a Pause span where the story stops a worker (SIGSTOP),
+//     a Cut span where it cuts one off from the others; an Event per
+//     write, Accepted or Refused with the reason in Result
 //     and Reaches naming the store lane; a Killed event, on a lane for
 //     the cluster, for a member killed; a Value on the store lane each
 //     time its committed mark changes. Number things that happen at one
@@ -56,7 +57,11 @@
 //     milliseconds on the axis: use the order of its handshakes as the
 //     time (Axis{Unit: "step", Clock: "handshake order"}), and write the
 //     wall-clock lengths that matter (a TTL) in labels, as the flags set
-//     them. Leave out pids, ports, temporary paths and anything random.
+//     them. Leave out pids, ports, temporary paths and anything random,
+//     and what a run leaves to chance (which member an election chose).
+//     If a later step's numbers depend on when something earlier ends
+//     on its own (a key deleted when its lease runs out), end it on
+//     purpose first, as lockservice ends each case's sessions.
 //
 //  4. Embed it: add a row (chapter folder, picture name, command) to the
 //     table in chapters/internal/pictures/pictures_test.go, run

@@ -35,6 +35,7 @@ func sample() Figure {
 				{Lane: "A", Kind: Lease, From: claim, To: At(5), Label: "fence 1 · until 5"},
 				{Lane: "A", Kind: HostLease, From: claim, To: At(3), Title: "host lease"},
 				{Lane: "A", Kind: Pause, From: read, To: callA, Label: "paused"},
+				{Lane: "A", Kind: Cut, From: callA, To: finish, Label: "cut off"},
 				{Lane: "B", Kind: Lease, From: takeover, To: finish, Label: "fence 2 · until 10"},
 				{Lane: "B", Kind: Work, From: takeover, To: finish, Label: "working"},
 				{Lane: "B", Kind: Wait, From: At(1), To: takeover},
@@ -164,7 +165,7 @@ func TestEveryMarkHasHoverText(t *testing.T) {
 		assert.Assert(t, len(e.children) > 0 && e.children[0].name == "title", "a %s without a <title>", class)
 		assert.Check(t, strings.TrimSpace(e.children[0].text) != "", "a %s with an empty <title>", class)
 	})
-	for class, want := range map[string]int{"mark": 8, "span": 6, "value": 2, "tally": 2, "rule": 1, "lane": 4} {
+	for class, want := range map[string]int{"mark": 8, "span": 7, "value": 2, "tally": 2, "rule": 1, "lane": 4} {
 		assert.Check(t, cmp.Equal(counts[class], want), "groups of class %q", class)
 	}
 }

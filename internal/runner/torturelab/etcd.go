@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/fencedstore"
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
@@ -82,11 +83,14 @@ type etcdRun struct {
 	kills   int // worker kills done
 	mkills  int // member kills done
 	pauses  int
+	// When each kill was done, for the picture.
+	killedAt, membersKilledAt []killMark
 }
 
 // runEtcd performs an etcd torture run and audits the store.
 func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int) (*etcdResult, error) {
 	began := time.Now()
+	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
 	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs)
 	c := &etcdRun{
 		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir),
@@ -131,6 +135,7 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int) (*etc
 	f := audit.AuditStore(d, logs)
 	res := summarizeEtcd(p, messages, logs, d, f)
 	res.Killed, res.MembersKilled, res.Ended = c.kills, c.mkills, ended
+	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, members: c.membersKilledAt, findings: f}
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
 	if !f.Clean() {
 		return res, cli.Findingf("%s", f.Summary())
@@ -275,6 +280,7 @@ func (c *etcdRun) killWorker(k plannedKill) error {
 	c.killed[c.crew.Member(k.slot)] = true
 	c.crew.Kill(k.slot)
 	c.kills++
+	c.killedAt = append(c.killedAt, killMark{atMs: clock.Wall{}.Now(), slot: k.slot, worker: k.Worker, restartAs: k.RestartAs})
 	c.owners[k.slot] = k.RestartAs
 	if _, err := c.crew.Replace(k.slot, c.args(k.slot, k.start, k.RestartAs)...); err != nil {
 		return err
@@ -288,6 +294,7 @@ func (c *etcdRun) killWorker(k plannedKill) error {
 func (c *etcdRun) killMember(k memberKill) error {
 	c.cl.Kill(k.index)
 	c.mkills++
+	c.membersKilledAt = append(c.membersKilledAt, killMark{atMs: clock.Wall{}.Now(), worker: k.Member})
 	return c.cl.Restart(k.index)
 }
 

@@ -31,6 +31,8 @@ type etcdResult struct {
 	Audit           audit.Findings `json:"audit"`
 	Plan            etcdPlan       `json:"plan"`
 	Seconds         float64        `json:"seconds"`
+	// story is what the picture draws; the JSON leaves it out.
+	story story
 }
 
 // etcdRefused counts the refusals the workers were told, by reason.

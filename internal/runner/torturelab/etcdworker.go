@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"math/rand/v2"
 
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/worker"
@@ -80,20 +81,23 @@ const pausePastTTLPerMille = 4
 // wins: 0 for most, and past the lease (one and a half to two and a half
 // leases of ttl seconds) for a few. The n-th lock of a process gets the
 // same pause in every run with one seed.
-type EtcdPauses struct{ s *steps }
+type EtcdPauses struct {
+	r       *rand.Rand
+	leaseMs int64 // the lease of ttl seconds
+}
 
 // NewEtcdPauses returns the pauses of the start-th process of slot.
 func NewEtcdPauses(seed int64, slot, start, ttl int) *EtcdPauses {
-	return &EtcdPauses{s: &steps{r: workerRand(seed, slot, start, streamPause), leaseMs: int64(ttl) * 1000}}
+	return &EtcdPauses{r: workerRand(seed, slot, start, streamPause), leaseMs: int64(ttl) * 1000}
 }
 
 // Next is the pause on the next lock won, in milliseconds.
 func (p *EtcdPauses) Next() int64 {
-	kind, length := p.s.r.IntN(1000), p.s.r.Float64()
+	kind, length := p.r.IntN(1000), p.r.Float64()
 	if kind >= pausePastTTLPerMille {
 		return 0
 	}
-	return int64(math.Ceil(float64(p.s.leaseMs) * (1.5 + length)))
+	return int64(math.Ceil(float64(p.leaseMs) * (1.5 + length)))
 }
 
 // errWantOneArg is what a role says of a handshake that does not carry

@@ -191,11 +191,12 @@ type step struct {
 // order: the n-th claim of a process gets the same step in every run
 // with one seed.
 type steps struct {
-	r       *rand.Rand
-	leaseMs int64
+	r *rand.Rand
 }
 
-func (s *steps) next() step {
+// next is the step for the next claim won, its pause counted in leases
+// of leaseMs.
+func (s *steps) next(leaseMs int64) step {
 	// Always three draws, whatever they decide, so that the n-th claim's
 	// step does not depend on what the earlier ones were.
 	kind, length, renew := s.r.IntN(1000), s.r.Float64(), s.r.IntN(1000)
@@ -204,10 +205,10 @@ func (s *steps) next() step {
 	case kind < pausePastPerMille:
 		// Past the lease: one and a half to four leases, rounded up, so
 		// that even a 1 ms lease is paused past.
-		st.PauseMs, st.PastLease = int64(math.Ceil(float64(s.leaseMs)*(1.5+2.5*length))), true
+		st.PauseMs, st.PastLease = int64(math.Ceil(float64(leaseMs)*(1.5+2.5*length))), true
 	case kind < pausePastPerMille+pauseWithinPerMille:
 		// Within it: up to four fifths of a lease.
-		st.PauseMs = int64(length * float64(s.leaseMs) * 0.8)
+		st.PauseMs = int64(length * float64(leaseMs) * 0.8)
 	}
 	st.Renew = st.PauseMs > 0 && renew < renewPerMille
 	return st

@@ -4,7 +4,9 @@ package torturelab
 // slot, the claims its processes won over time (and the takeovers among
 // them) counted in bins of wall-clock milliseconds, every kill -9, and
 // under it all the audit's counts. A run with a violation gets a line
-// where the first one happened.
+// where the first one happened. A run with an etcd lock (--lock etcd)
+// counts the locks granted instead of claims, and has a lane more, for
+// the kills of the cluster's members.
 //
 // Unlike the other pictures, this one is not the same from run to run:
 // the seed fixes the plan, but the operating system decides who wins
@@ -29,6 +31,7 @@ type story struct {
 	beganMs, endedMs int64 // on the workers' records' clock
 	logs             []audit.Log
 	kills            []killMark
+	members          []killMark // the members killed (--lock etcd), worker naming each
 	findings         audit.Findings
 }
 
@@ -39,6 +42,9 @@ type killMark struct {
 	worker, restartAs string
 }
 
+// membersLane is the lane of the cluster's members, in an etcd run.
+const membersLane = "members"
+
 // bins is how many columns of counts each lane gets.
 const bins = 60
 
@@ -48,30 +54,78 @@ const (
 	seriesTakeovers
 )
 
-// SVG draws result, a *result, as one panel.
+// SVG draws result, a *result or an *etcdResult, as one panel.
 func (f *flags) SVG(w io.Writer, drawn any) error {
-	res, ok := drawn.(*result)
-	if !ok {
-		return fmt.Errorf("torture: cannot draw a %T", drawn)
+	switch res := drawn.(type) {
+	case *result:
+		return timeline.WriteSVG(w, figure(res))
+	case *etcdResult:
+		return timeline.WriteSVG(w, etcdFigure(res))
 	}
-	return timeline.WriteSVG(w, figure(res))
+	return fmt.Errorf("torture: cannot draw a %T", drawn)
 }
 
 // figure builds the picture of res.
 func figure(res *result) timeline.Figure {
+	p := summaryPanel(res.story, res.Plan, res.Processes, res.Seed)
+	p.Title = fmt.Sprintf("%d worker processes, %d messages, leases of %d ms", res.Processes, res.Messages, res.LeaseMs)
+	p.Notes = notes(res)
+	return timeline.Figure{
+		Title:  "fencelab torture",
+		About:  "Claims, takeovers and kills over time, per worker slot; then what the audit of the ledger found.",
+		Series: []string{"claims that began a generation", "of them, takeovers"},
+		Panels: []timeline.Panel{p},
+	}
+}
+
+// etcdFigure builds the picture of an etcd run: the locks granted, the
+// kills of workers and of members, and the audit of the fenced store.
+func etcdFigure(res *etcdResult) timeline.Figure {
 	st := res.story
+	p := summaryPanel(st, res.Plan.runPlan, res.Processes, res.Seed)
+	p.Title = fmt.Sprintf("%d worker processes, %d messages, etcd leases of %d s", res.Processes, res.Messages, res.TTLSeconds)
+	p.Lanes = append([]timeline.Lane{{ID: membersLane, Label: "etcd members", Note: "each restarted"}}, p.Lanes...)
+	for _, k := range st.members {
+		at := timeline.At(min(max(k.atMs-st.beganMs, 0), p.Axis.To))
+		p.Events = append(p.Events, timeline.Event{Lane: membersLane, At: at, Outcome: timeline.Killed,
+			Title: fmt.Sprintf("kill -9 of %s at %d ms; it restarts from its data", k.worker, at.At)})
+	}
+	a := res.Audit
+	stale := 0
+	if a.StaleWritesAccepted != nil {
+		stale = *a.StaleWritesAccepted
+	}
+	p.Notes = []string{
+		fmt.Sprintf("Audit of the store: stale writes accepted %d · stale completes accepted %d · double completions %d · tokens not increasing %d · integrity_check %s",
+			stale, a.StaleCompletesAccepted, a.DoubleCompletions, a.TokensNotIncreasing, a.IntegrityCheck),
+		fmt.Sprintf("Also counted: lost %d · unfinished %d.", a.Lost, a.Unfinished),
+		fmt.Sprintf("The store accepted %d writes and %d completions; %d locks granted, %d pauses past the lease; %d worker kills, %d member kills.",
+			res.Writes, res.Completes, res.Claims, res.PausesPastLease, res.Killed, res.MembersKilled),
+		"One seed, one plan; the operating system's timing differs, and so does this picture, from run to run.",
+	}
+	return timeline.Figure{
+		Title:  "fencelab torture --lock etcd",
+		About:  "Locks granted by a three-member etcd cluster and kills over time, per worker slot; then what the audit of the fenced store found.",
+		Series: []string{"locks granted"},
+		Panels: []timeline.Panel{p},
+	}
+}
+
+// summaryPanel draws what every torture run has: a lane per worker slot
+// named after its processes, what they won counted over time, every
+// kill -9, and a line at the first violation.
+func summaryPanel(st story, plan runPlan, processes int, seed int64) timeline.Panel {
 	length := max(st.endedMs-st.beganMs, 1)
 	width := (length + bins - 1) / bins // ms per bin
 	p := timeline.Panel{
-		Title: fmt.Sprintf("%d worker processes, %d messages, leases of %d ms", res.Processes, res.Messages, res.LeaseMs),
-		About: fmt.Sprintf("Seed %d: the plan is the seed's, the timing the operating system's. Each column counts %d ms.", res.Seed, width),
+		About: fmt.Sprintf("Seed %d: the plan is the seed's, the timing the operating system's. Each column counts %d ms.", seed, width),
 		Axis:  timeline.Axis{Unit: "ms", Clock: "wall clock since the run began", From: 0, To: width * bins, Exact: true},
 	}
-	names := slotNames(res)
-	for slot := range res.Processes {
+	names := slotNames(plan, processes)
+	for slot := range processes {
 		p.Lanes = append(p.Lanes, timeline.Lane{ID: slotLane(slot), Label: names[slot][0], Note: restarts(names[slot])})
 	}
-	p.Tallies = tallies(st, res.Processes, width)
+	p.Tallies = tallies(st, processes, width)
 	for _, k := range st.kills {
 		at := timeline.At(min(max(k.atMs-st.beganMs, 0), length))
 		p.Events = append(p.Events, timeline.Event{Lane: slotLane(k.slot), At: at, Outcome: timeline.Killed,
@@ -84,25 +138,19 @@ func figure(res *result) timeline.Figure {
 			Label: "first violation: " + strings.SplitN(v.String(), ":", 2)[0] + messageSuffix(v.ID),
 			Title: v.String()})
 	}
-	p.Notes = notes(res)
-	return timeline.Figure{
-		Title:  "fencelab torture",
-		About:  "Claims, takeovers and kills over time, per worker slot; then what the audit of the ledger found.",
-		Series: []string{"claims that began a generation", "of them, takeovers"},
-		Panels: []timeline.Panel{p},
-	}
+	return p
 }
 
 func slotLane(slot int) string { return fmt.Sprintf("slot-%d", slot) }
 
 // slotNames lists, per slot, the owner names its processes took, first
 // the first process's, each once.
-func slotNames(res *result) [][]string {
-	names := make([][]string, res.Processes)
+func slotNames(plan runPlan, processes int) [][]string {
+	names := make([][]string, processes)
 	for slot := range names {
-		names[slot] = []string{res.Plan.Owners[slot]}
+		names[slot] = []string{plan.Owners[slot]}
 	}
-	for _, k := range res.Plan.Kills {
+	for _, k := range plan.Kills {
 		if k.slot < len(names) && !slices.Contains(names[k.slot], k.RestartAs) {
 			names[k.slot] = append(names[k.slot], k.RestartAs)
 		}
@@ -163,6 +211,18 @@ func violationAt(st story, v audit.Violation) int64 {
 	switch v.Kind {
 	case audit.TokenNotIncreasing:
 		return repeatedTokenAt(st, v.ID)
+	case audit.StaleWrite:
+		last := int64(-1)
+		for _, log := range st.logs {
+			for _, rec := range log.Records {
+				if rec.ID == v.ID && rec.Op == "write" && rec.Result == "accepted" {
+					last = max(last, rec.At)
+				}
+			}
+		}
+		if last >= 0 {
+			return last
+		}
 	case audit.DoubleCompletion, audit.StaleComplete, audit.TerminalLeft, audit.RetryBudget:
 		last := int64(-1)
 		for _, log := range st.logs {

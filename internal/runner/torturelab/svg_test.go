@@ -109,3 +109,51 @@ func wellFormed(t *testing.T, doc string) {
 		assert.NilError(t, err, "the picture is not well-formed XML")
 	}
 }
+
+// TestEtcdTortureSummaryMarksMemberKillsAndTheStaleWrite: the summary of
+// a --lock etcd run has a lane for the cluster's members with each kill
+// where it was done, counts the locks granted on the slots, and marks the
+// first violation, a stale write, where the store accepted it.
+func TestEtcdTortureSummaryMarksMemberKillsAndTheStaleWrite(t *testing.T) {
+	stale := 1
+	findings := audit.Findings{IntegrityCheck: "ok", StaleWritesAccepted: &stale,
+		Violations: []audit.Violation{{Kind: audit.StaleWrite, ID: "msg-1",
+			Detail: "msg-1: the store accepted worker-a's write with token 2 after it had accepted worker-b's write with token 5"}}}
+	logs := []audit.Log{
+		{Owner: "worker-a", Slot: 0, Start: 1, Records: []audit.Record{
+			{Op: "claim", ID: "msg-1", Token: 2, Result: audit.Claimed, At: began + 100},
+			{Op: "pause", ID: "msg-1", Token: 2, PauseMs: 1500, PastLease: true, At: began + 120},
+			{Op: "write", ID: "msg-1", Token: 2, Result: "accepted", At: began + 1700},
+		}},
+		{Owner: "worker-b", Slot: 1, Start: 1, Records: []audit.Record{
+			{Op: "claim", ID: "msg-1", Token: 5, Result: audit.Claimed, At: began + 1300},
+			{Op: "write", ID: "msg-1", Token: 5, Result: "accepted", At: began + 1350},
+			{Op: "complete", ID: "msg-1", Token: 5, Result: audit.Completed, At: began + 1360},
+		}},
+	}
+	res := &etcdResult{Seed: 4, Processes: 2, Messages: 1, TTLSeconds: 1, Audit: findings,
+		Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a", "worker-b"}}}}
+	res.story = story{beganMs: began, endedMs: began + 2000, logs: logs, findings: findings,
+		members: []killMark{{atMs: began + 600, worker: "member-2"}}}
+
+	f := etcdFigure(res)
+
+	p := f.Panels[0]
+	assert.Equal(t, p.Lanes[0].ID, membersLane, "the members' lane comes first")
+	assert.Assert(t, cmp.Len(p.Events, 1), "one member kill, no worker kill")
+	assert.Equal(t, p.Events[0].Lane, membersLane)
+	assert.Equal(t, p.Events[0].Outcome, timeline.Killed)
+	assert.Equal(t, p.Events[0].At, timeline.At(600), "the member kill must stand where it was done")
+	granted := 0
+	for _, ty := range p.Tallies {
+		granted += ty.Count
+	}
+	assert.Equal(t, granted, 2, "the locks granted, counted on the slots")
+	assert.Assert(t, cmp.Len(p.Rules, 1), "a run with a stale write must mark it")
+	assert.Equal(t, p.Rules[0].At, timeline.At(1700), "the line must stand where the stale write was accepted")
+	assert.Equal(t, p.Rules[0].Label, "first violation: stale write accepted (msg-1)")
+	assert.Check(t, cmp.Contains(p.Notes[0], "stale writes accepted 1"))
+	var b bytes.Buffer
+	assert.NilError(t, timeline.WriteSVG(&b, f))
+	wellFormed(t, b.String())
+}

@@ -42,7 +42,7 @@ var (
 	processesFlag = cli.IntFlag{Name: "processes", Min: 2, Max: 16}
 	messagesFlag  = cli.IntFlag{Name: "messages", Min: 1, Max: 100000}
 	killsFlag     = cli.IntFlag{Name: "kills", Min: 0, Max: 1000}
-	leaseFlag     = cli.IntFlag{Name: "lease-ms", Min: 1, Max: 60000}
+	leaseMsFlag   = cli.IntFlag{Name: "lease-ms", Min: 1, Max: 60000}
 	seedFlag      = cli.IntFlag{Name: "seed", Min: 0, Max: math.MaxInt}
 )
 
@@ -58,7 +58,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 	processesFlag.Var(fs, &f.processes, "how many worker processes run at once, `N` from 2 to 16")
 	messagesFlag.Var(fs, &f.messages, "how many messages the run adds, `M` from 1 to 100000")
 	killsFlag.Var(fs, &f.kills, "how many times a worker is killed with kill -9 and restarted, `K` from 0 to 1000")
-	leaseFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
+	leaseMsFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
 	fs.StringVar(&f.lock, "lock", lockMailbox, "where the authority comes from: `mailbox|etcd` (etcd: a three-member etcd cluster's locks, and a store fenced by their revisions)")
 	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` any plain decimal integer (default: a random one, printed)")
 	return f
@@ -71,7 +71,7 @@ func (f *flags) Validate() error {
 	for _, c := range []struct {
 		flag cli.IntFlag
 		v    int
-	}{{processesFlag, f.processes}, {messagesFlag, f.messages}, {killsFlag, f.kills}, {leaseFlag, f.leaseMs}, {seedFlag, f.seed}} {
+	}{{processesFlag, f.processes}, {messagesFlag, f.messages}, {killsFlag, f.kills}, {leaseMsFlag, f.leaseMs}, {seedFlag, f.seed}} {
 		if err := c.flag.Check(c.v); err != nil {
 			return err
 		}

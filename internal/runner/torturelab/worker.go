@@ -66,16 +66,16 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	}
 	defer rec.close()
 	w := &tortureWorker{
-		db:    db,
-		box:   mailbox.Open(db, clock.Wall{}, a.LeaseMs),
-		owner: a.Owner,
-		seed:  a.Seed,
-		lease: a.LeaseMs,
-		steps: &steps{r: workerRand(a.Seed, a.Slot, a.Start, streamPause), leaseMs: a.LeaseMs},
-		pick:  workerRand(a.Seed, a.Slot, a.Start, streamPick),
-		rec:   rec,
-		stop:  link.PeerClosed(),
-		from:  1,
+		db:      db,
+		box:     mailbox.Open(db, clock.Wall{}, a.LeaseMs),
+		owner:   a.Owner,
+		seed:    a.Seed,
+		leaseMs: a.LeaseMs,
+		steps:   &steps{r: workerRand(a.Seed, a.Slot, a.Start, streamPause)},
+		pick:    workerRand(a.Seed, a.Slot, a.Start, streamPick),
+		rec:     rec,
+		stop:    link.PeerClosed(),
+		from:    1,
 	}
 	return w.run(ctx)
 }
@@ -86,13 +86,16 @@ type tortureWorker struct {
 	box   *mailbox.Mailbox
 	owner string
 	seed  int64
-	lease int64
-	steps *steps
-	pick  *rand.Rand
-	rec   *recorder
-	stop  <-chan struct{} // closed when the parent is done with this worker
-	from  int64           // where the next poll starts (poll.go)
-	polls int
+	// leaseMs is the lease of every claim, as the flag --lease-ms set it:
+	// the mailbox measures it, and the worker's pauses and idle waits
+	// are counted in it.
+	leaseMs int64
+	steps   *steps
+	pick    *rand.Rand
+	rec     *recorder
+	stop    <-chan struct{} // closed when the parent is done with this worker
+	from    int64           // where the next poll starts (poll.go)
+	polls   int
 }
 
 // run works until the parent is done with the worker. Only a record that
@@ -129,7 +132,7 @@ func (w *tortureWorker) run(ctx context.Context) error {
 // idleTime is how long a worker that found nothing to claim waits before
 // it looks again: a quarter of a lease, within 1 to 20 milliseconds.
 func (w *tortureWorker) idleTime() time.Duration {
-	return time.Duration(min(max(w.lease/4, 1), 20)) * time.Millisecond
+	return time.Duration(min(max(w.leaseMs/4, 1), 20)) * time.Millisecond
 }
 
 // wait waits for d, or less if the parent is done or the run interrupted.
@@ -151,7 +154,7 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 	if err != nil || !won {
 		return err
 	}
-	st := w.steps.next()
+	st := w.steps.next(w.leaseMs)
 	msg, err := w.box.Get(ctx, c.id)
 	if err != nil {
 		return w.note(audit.Record{Op: "read", ID: c.id, Result: audit.Failed, Error: err.Error()})
