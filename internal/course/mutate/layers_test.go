@@ -5,7 +5,9 @@ package mutate
 // before it can change what a mutant means.
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -30,7 +32,7 @@ func TestLayersNameWhatTheTreeHas(t *testing.T) {
 	assert.NilError(t, err)
 	var declared []string
 	for _, p := range Fencelab {
-		if p.Dir[len(p.Dir)-4:] != "/..." {
+		if !strings.HasSuffix(p.Dir, "/...") {
 			assert.Assert(t, slices.Contains(folders, p.Dir), "layers.go declares %s, which holds no Go", p.Dir)
 		}
 		if p.Mutated() {
@@ -40,7 +42,7 @@ func TestLayersNameWhatTheTreeHas(t *testing.T) {
 	pkgs, _, err := load(t.Context(), repository, declared)
 	assert.NilError(t, err)
 	for _, pkg := range pkgs {
-		rel := pkg.PkgPath[len(fencelabModule)+1:]
+		rel := strings.TrimPrefix(pkg.PkgPath, fencelabModule+"/")
 		row, _ := Fencelab.Lookup(rel)
 		assert.Assert(t, is.Len(row.missing(pkg.Types), 0), "layers.go lists functions %s does not have (renamed?)", rel)
 	}
@@ -56,7 +58,7 @@ func TestDecidingFunctionsAreTheOnesExcusesWereWrittenFor(t *testing.T) {
 	for _, p := range Fencelab {
 		if p.Layer == Mechanism {
 			for _, fn := range p.Decides {
-				got = append(got, p.Dir[len("internal/"):]+" "+fn)
+				got = append(got, strings.TrimPrefix(p.Dir, "internal/")+" "+fn)
 			}
 		}
 	}
@@ -84,7 +86,9 @@ func TestADeclarationThatNoLongerFitsIsRefused(t *testing.T) {
 	pkgs, _, err := load(t.Context(), fixture, []string{"internal/ledger"})
 	assert.NilError(t, err)
 	assert.DeepEqual(t, renamed[0].missing(pkgs[0].Types), []string{"Ledger.Give"})
-	_, err = generate(pkgs[0].Dir[:len(pkgs[0].Dir)-len("/internal/ledger")], renamed, pkgs[0])
+	root, err := filepath.Abs(fixture)
+	assert.NilError(t, err)
+	_, err = generate(root, renamed, pkgs[0])
 	assert.ErrorIs(t, err, errLayers)
 	assert.ErrorContains(t, err, "Ledger.Give")
 

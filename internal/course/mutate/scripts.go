@@ -31,7 +31,9 @@ func (l *listing) commands() (map[string][]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[rel] = append(out[rel], names...)
+			if len(names) > 0 {
+				out[rel] = append(out[rel], names...)
+			}
 		}
 	}
 	return out, nil
@@ -106,8 +108,16 @@ func scriptCommands(dir string) (map[string]bool, bool, error) {
 // and the runner's frame use: only the scripts may kill).
 func (l *listing) runnerUses(j *judge, p *listedPackage, rel string, commands map[string][]string) error {
 	harness := func(rel string) bool { return strings.HasPrefix(rel, "chapters/internal/") }
-	direct := l.closure(p.testImports(), func(r string) bool { return !harness(r) || r == rel })
-	direct[rel] = true
+	from := p.testImports()
+	if harness(rel) {
+		// The harness's own code starts the runner; only what its tests
+		// import can judge (the pictures' test runs the runner itself).
+		from = append(append([]string(nil), p.TestImports...), p.XTestImports...)
+	}
+	direct := l.closure(from, func(r string) bool { return !harness(r) })
+	if !harness(rel) {
+		direct[rel] = true
+	}
 	for r := range direct {
 		if l.layer(r) == Runner && l.mutated(r) {
 			j.uses[r] = reachTests
