@@ -26,8 +26,21 @@ type build struct {
 	nums     map[*Mutant]int    // each switchable mutant's number
 	baseline map[string]float64 // judge name -> seconds its tests took with no mutant on
 	judges   map[string]*judge  // by name
-	killers  killers
+	// lean is set when the judges ran no baseline (few mutants to judge):
+	// each kill is then confirmed by the killing test passing with no
+	// mutant on, and every run gets leanTimeout.
+	lean    bool
+	killers killers
 }
+
+// leanBelow is how few mutants to judge make baselines not worth their
+// cost: a baseline runs every needed judge whole (chapter 9 alone takes
+// half a minute), where confirming each kill runs one test.
+const leanBelow = 40
+
+// leanTimeout bounds a run of a judge that ran no baseline: far above
+// any chapter's time, so only a mutant that hangs reaches it.
+const leanTimeout = 3 * time.Minute
 
 // buildSchemata writes the schemata of the mutants to judge, builds every
 // judge one of them needs, and runs each once with no mutant on.
@@ -47,6 +60,10 @@ func (m *measurement) buildSchemata(ctx context.Context) (*build, error) {
 	m.cfg.logf("mutate: building %d test packages with %d mutants switchable inside", len(need), len(b.nums))
 	if b.shared, err = m.cfg.Runner.BuildShared(ctx, schemas, need); err != nil {
 		return nil, fmt.Errorf("mutate: the schemata build failed: %w", err)
+	}
+	if b.lean = len(m.todo) < leanBelow; b.lean {
+		m.cfg.logf("mutate: %d mutants to judge: no baselines; each kill is confirmed with no mutant on", len(m.todo))
+		return b, nil
 	}
 	if err := b.runBaselines(ctx, need); err != nil {
 		return nil, err
@@ -178,7 +195,11 @@ func (b *build) runBaselines(ctx context.Context, judges []variant.Chapter) erro
 		sort.Strings(failed)
 		return fmt.Errorf("mutate: %s", strings.Join(failed, "; "))
 	}
-	b.cfg.logf("mutate: the test packages pass with no mutant on (%.0f s); judging the mutants", time.Since(start).Seconds())
+	var took []string
+	for _, j := range judges {
+		took = append(took, fmt.Sprintf("%s %.1f s", j.Name, b.baseline[j.Name]))
+	}
+	b.cfg.logf("mutate: the test packages pass with no mutant on (%.0f s: %s); judging the mutants", time.Since(start).Seconds(), strings.Join(took, ", "))
 	return nil
 }
 
@@ -195,5 +216,8 @@ func packagesOf(byFile map[string][]*Mutant) []string {
 // the same run on the same machine, so only a mutant that hangs reaches it
 // (a deleted Unlock deadlocks; a hang is a failure the tests noticed).
 func (b *build) timeout(judge string) time.Duration {
+	if b.lean {
+		return leanTimeout
+	}
 	return max(5*time.Second, time.Duration(10*b.baseline[judge]*float64(time.Second)))
 }

@@ -5,6 +5,7 @@ package mutate
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -21,6 +22,9 @@ type judgement struct {
 	KilledBy string
 	Reason   string
 	Seconds  float64
+	// err means no verdict could be reached: a judge fails with no
+	// mutant on, so its failures prove nothing.
+	err error
 }
 
 // judge runs m against the judges that can kill it, quickest first, and
@@ -37,7 +41,7 @@ func (b *build) judge(ctx context.Context, m *Mutant, judges []*judge) judgement
 			mine = append(mine, j)
 		}
 	}
-	sort.SliceStable(mine, func(i, j int) bool { return b.baseline[mine[i].Name] < b.baseline[mine[j].Name] })
+	sort.SliceStable(mine, func(i, j int) bool { return b.cost(mine[i], m) < b.cost(mine[j], m) })
 	var j judgement
 	switch num, ok := b.nums[m]; {
 	case len(mine) == 0:
@@ -49,6 +53,37 @@ func (b *build) judge(ctx context.Context, m *Mutant, judges []*judge) judgement
 	}
 	j.Seconds = round(time.Since(start).Seconds())
 	return j
+}
+
+// cost orders the judges of m, cheapest first: by their baseline, or with
+// none by what they usually cost: the package's own tests, then other
+// tests under internal/, then the chapters' tests, then their scripts.
+func (b *build) cost(j *judge, m *Mutant) float64 {
+	switch {
+	case !b.lean:
+		return b.baseline[j.Name]
+	case j.Name == m.Package:
+		return 0
+	case strings.HasPrefix(j.Name, "internal/"):
+		return 1
+	case j.uses[m.Package] == reachTests:
+		return 2
+	}
+	return 3
+}
+
+// confirm checks, for a judge that ran no baseline, that the test that
+// killed a mutant passes with no mutant on; else the kill proves nothing.
+func (b *build) confirm(ctx context.Context, j *judge, bin variant.Binary, by string) error {
+	k, ok := killerOf(j.Name, by)
+	if !b.lean || !ok {
+		return nil
+	}
+	out, err := b.runTests(ctx, bin, 0, leanTimeout, "-test.run="+k.pattern())
+	if err == nil && out.failed {
+		err = fmt.Errorf("mutate: %s fails with no mutant switched on: %s", j.Name, out.by)
+	}
+	return err
 }
 
 // selection is the tests of j that can kill a mutant of pkg: the scripts
@@ -75,6 +110,10 @@ func (b *build) judgeSwitched(ctx context.Context, m *Mutant, num int, mine []*j
 			return judgement{Verdict: Invalid, Reason: err.Error()}
 		}
 		if out.failed {
+			bin, _ := b.shared.Binary(j.Name)
+			if err := b.confirm(ctx, j, bin, out.by); err != nil {
+				return judgement{err: err}
+			}
 			b.killers.record(m, j.Name, out.by)
 			return judgement{Verdict: Killed, KilledBy: j.Name + ": " + out.by}
 		}
@@ -118,6 +157,9 @@ func (b *build) judgeAlone(ctx context.Context, m *Mutant, mine []*judge) judgem
 				return judgement{Verdict: Invalid, Reason: err.Error()}
 			}
 			if out.failed {
+				if err := b.confirm(ctx, j, bins[j.Name], out.by); err != nil {
+					return judgement{err: err}
+				}
 				return judgement{Verdict: Killed, KilledBy: j.Name + ": " + out.by}
 			}
 		}
@@ -152,22 +194,32 @@ func (k *killers) last(m *Mutant) (killer, bool) {
 }
 
 // record notes that the test named at the start of by (as outcome.by
-// gives it: "TestName/sub: why") in judge killed m. A script is
-// remembered by name, so that it runs alone next time.
+// gives it: "TestName/sub: why") in judge killed m.
 func (k *killers) record(m *Mutant, judge, by string) {
-	name, _, _ := strings.Cut(by, ":")
-	test, sub, _ := strings.Cut(name, "/")
-	if !strings.HasPrefix(test, "Test") && !strings.HasPrefix(test, "Fuzz") {
+	got, ok := killerOf(judge, by)
+	if !ok {
 		return // a timeout or a crash outside any test: nothing to run alone
-	}
-	script := ""
-	if "^"+test+"$" == scriptTests {
-		script, _, _ = strings.Cut(sub, "/")
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.byFn == nil {
 		k.byFn = map[string]killer{}
 	}
-	k.byFn[m.Package+"."+m.Func] = killer{judge, test, script}
+	k.byFn[m.Package+"."+m.Func] = got
+}
+
+// killerOf is the test of judge that by names (as outcome.by gives it:
+// "TestName/sub: why"), with its script for the scripts' test; false for
+// a timeout or a crash outside any test.
+func killerOf(judge, by string) (killer, bool) {
+	name, _, _ := strings.Cut(by, ":")
+	test, sub, _ := strings.Cut(name, "/")
+	if !strings.HasPrefix(test, "Test") && !strings.HasPrefix(test, "Fuzz") {
+		return killer{}, false
+	}
+	script := ""
+	if "^"+test+"$" == scriptTests {
+		script, _, _ = strings.Cut(sub, "/")
+	}
+	return killer{judge, test, script}, true
 }

@@ -262,6 +262,9 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		if ctx.Err() != nil {
 			return ctx.Err() // an interrupted judge proves nothing
 		}
+		if j.err != nil {
+			return j.err
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		r := &m.results[i]
@@ -276,8 +279,11 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("mutate: interrupted: %w", err)
+	case err != nil:
+		return err
 	}
 	return nil
 }

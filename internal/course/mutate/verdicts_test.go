@@ -194,3 +194,23 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// TestAKillByATestThatFailsAloneProvesNothing: a run with few mutants to
+// judge runs no baselines, so it confirms every kill by running the
+// killing test with no mutant on; a test that fails anyway stops the run.
+func TestAKillByATestThatFailsAloneProvesNothing(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the fixture's chapter")
+	}
+	root, _ := judgedFixture(t)
+	// Open now answers false always: TestLeaseIsClosedAtItsEnd fails with
+	// no mutant on, and Open's mutants, their function changed, are judged.
+	edit(t, root, "internal/ledger/ledger.go", "return expires > now }", "return expires > now && false }")
+	r := &variant.Runner{Root: root, Jobs: 2}
+	t.Cleanup(func() { assert.NilError(t, r.Close()) })
+	var log bytes.Buffer
+	_, err := Run(t.Context(), Config{Runner: r, Tree: fixtureTree, Packages: []string{"internal/ledger"}, Log: &log})
+	assert.ErrorContains(t, err, "ch01_ledger fails with no mutant switched on: TestLeaseIsClosedAtItsEnd")
+	assert.Assert(t, is.Contains(log.String(), "no baselines"), "the run was not a lean one:\n%s", log.String())
+}

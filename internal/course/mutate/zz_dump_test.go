@@ -1,0 +1,28 @@
+package mutate
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+func TestZZDump(t *testing.T) {
+	out := os.Getenv("ZZDUMP")
+	if out == "" {
+		t.Skip()
+	}
+	root := "../../.."
+	dirs, err := Fencelab.Dirs(Mechanism, Runner, Tooling), error(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Create(out)
+	defer f.Close()
+	ms, err := Generate(t.Context(), root, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		fmt.Fprintf(f, "%s auth=%v schema=%v %s\n", m.ID, m.Authority, m.schema, m.Diff())
+	}
+}
