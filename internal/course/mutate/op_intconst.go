@@ -65,15 +65,15 @@ func markBesideAnError(st *fileState, ret *ast.ReturnStmt, marks map[*ast.BasicL
 	}
 }
 
-// intConst generates c+1 and c-1 for an integer literal whose type is an
-// integer type this package can name.
+// intConst generates c+1 and c-1 for an integer literal whose type the
+// package can name.
 func intConst(st *fileState, lit *ast.BasicLit) {
 	tv, ok := st.pkg.TypesInfo.Types[lit]
-	if !ok || tv.Value == nil {
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
 		return
 	}
-	name, ok := integerTypeName(st, tv.Type)
-	if !ok {
+	t := constantType(st, lit, tv.Type)
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 		return
 	}
 	v, exact := constant.Int64Val(tv.Value)
@@ -81,33 +81,48 @@ func intConst(st *fileState, lit *ast.BasicLit) {
 		return
 	}
 	for _, d := range []int64{1, -1} {
-		if nv := v + d; fits(tv.Type, nv) {
+		if nv := v + d; fits(t, nv) {
 			text := formatLike(lit.Value, nv)
-			st.add(&Mutant{Operator: IntConst, Original: lit.Value, Mutated: text, typ: name}, lit, text)
+			m := &Mutant{Operator: IntConst, Original: lit.Value, Mutated: text}
+			if !integerTypeName(st, m, t) {
+				return
+			}
+			st.add(m, lit, text)
 		}
 	}
 }
 
-// integerTypeName names t in this package's code ("int" for an untyped
-// constant), if t is an integer type the package can name.
-func integerTypeName(st *fileState, t types.Type) (string, bool) {
-	switch t := t.(type) {
-	case *types.Basic:
-		if t.Info()&types.IsInteger == 0 {
-			return "", false
+// constantType is the type the value of lit takes where it is used. An
+// untyped literal inside a constant expression (tickClaimA - 1) keeps no
+// type of its own: the outermost constant expression around it has the
+// one it is converted to.
+func constantType(st *fileState, lit *ast.BasicLit, t types.Type) types.Type {
+	for i := len(st.stack) - 1; i >= 0; i-- {
+		e, ok := st.stack[i].(ast.Expr)
+		if !ok {
+			break
 		}
-		if t.Info()&types.IsUntyped != 0 {
-			return "int", true
+		tv, ok := st.pkg.TypesInfo.Types[e]
+		if !ok || tv.Value == nil {
+			break
 		}
-		return t.Name(), true
-	case *types.Named:
-		b, ok := t.Underlying().(*types.Basic)
-		if t.Obj().Pkg() != st.pkg.Types || !ok || b.Info()&types.IsInteger == 0 {
-			return "", false
-		}
-		return t.Obj().Name(), true
+		t = tv.Type
 	}
-	return "", false
+	return t
+}
+
+// integerTypeName sets m.typ to t as this package's code names it ("int"
+// for an untyped constant; an alias of the types file for a type of
+// another package), and reports whether it can.
+func integerTypeName(st *fileState, m *Mutant, t types.Type) bool {
+	if b, ok := t.(*types.Basic); ok {
+		m.typ = b.Name()
+		if b.Info()&types.IsUntyped != 0 {
+			m.typ = "int"
+		}
+		return true
+	}
+	return st.lazyType(m, t)
 }
 
 // fits reports whether v is representable in the integer type t.
