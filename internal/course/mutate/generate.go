@@ -81,6 +81,7 @@ type fileState struct {
 	// verdict is reused only while it holds.
 	declSum string
 	inFn    bool // inside a function body: a runtime switch can reach it
+	inVar   bool // in a package-level variable's value: so can a switch (see genDecl)
 	inCon   bool // inside a constant declaration or an array length
 	// constAt is the offset of the "const" keyword while the walk is in
 	// an unexported package-level constant declared alone (const x = 2),
@@ -107,7 +108,7 @@ func (g *generator) file(f *ast.File, abs string, src []byte) error {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			st.fn, st.fnDecl, st.inFn, st.inCon, st.constAt = funcName(d), d, true, false, 0
+			st.fn, st.fnDecl, st.inFn, st.inVar, st.inCon, st.constAt = funcName(d), d, true, false, false, 0
 			st.declSum = st.sum(d.Type.Pos(), d.End())
 			if d.Body != nil {
 				st.walk(d.Body)
@@ -120,21 +121,44 @@ func (g *generator) file(f *ast.File, abs string, src []byte) error {
 }
 
 // genDecl walks the values of a package-level var or const declaration.
+// A variable's value is computed when the package initializes, after the
+// switch file's variable (it depends on it), so a switch reaches it. A
+// constant declaration whose names are all unexported may become a
+// variable declaration in a shared build, if its uses allow it (see
+// switchConstants); constAt marks where its keyword is.
 func (st *fileState) genDecl(d *ast.GenDecl) {
+	constAt := 0
+	if d.Tok == token.CONST && allUnexported(d) {
+		constAt = st.offset(d.TokPos)
+	}
 	for _, spec := range d.Specs {
 		vs, ok := spec.(*ast.ValueSpec)
 		if !ok || isBlank(vs.Names) {
 			continue // var _ T = ...: a compile-time check, nothing runs
 		}
-		st.fn, st.fnDecl, st.inFn, st.inCon, st.constAt = vs.Names[0].Name, nil, false, d.Tok == token.CONST, 0
+		st.fn, st.fnDecl, st.inFn, st.constAt = vs.Names[0].Name, nil, false, constAt
+		st.inVar, st.inCon = d.Tok == token.VAR, d.Tok == token.CONST
 		st.declSum = st.sum(d.Pos(), d.End())
-		if d.Tok == token.CONST && !d.Lparen.IsValid() && len(vs.Names) == 1 && !vs.Names[0].IsExported() {
-			st.constAt = st.offset(d.TokPos)
-		}
 		for _, v := range vs.Values {
 			st.walk(v)
 		}
 	}
+}
+
+// allUnexported reports whether every name a declaration declares is
+// unexported: another package can use none of them where only a constant
+// may stand.
+func allUnexported(d *ast.GenDecl) bool {
+	for _, spec := range d.Specs {
+		if vs, ok := spec.(*ast.ValueSpec); ok {
+			for _, n := range vs.Names {
+				if n.IsExported() {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // sum hashes the source between two positions.
@@ -227,7 +251,7 @@ func (st *fileState) add(m *Mutant, n ast.Node, replacement string) {
 	m.replacement = replacement
 	m.declSum = st.declSum
 	// A lazy mutant whose type has no name here cannot be switched.
-	m.schema = st.inFn && !st.inCon && (registry[m.Operator].switched != switchLazy || m.typ != "")
+	m.schema = (st.inFn || st.inVar) && !st.inCon && (registry[m.Operator].switched != switchLazy || m.typ != "")
 	if st.inCon && !st.inFn {
 		m.constAt = st.constAt
 	}

@@ -119,10 +119,11 @@ func TestNoIntegerMutantBesideAnError(t *testing.T) {
 }
 
 // TestConstantsAreSwitchedWhereAVariableCanStand: an unexported constant
-// declared alone becomes a variable in the shared build, so its mutants
-// need no build of their own, unless it stands where only a constant may
-// (an array length); an exported one may be used so in another package,
-// and is always built alone.
+// declared alone, or a block of them, becomes a variable in the shared
+// build, so its mutants need no build of their own, unless it stands
+// where only a constant may (an array length); an exported one may be
+// used so in another package, and is always built alone. A package-level
+// variable is switched like code in a function.
 func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs(fixture)
@@ -140,7 +141,7 @@ func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 	assert.NilError(t, switchConstants(root, map[string]*packages.Package{"internal/ledger": pkgs[0]}, u, valid))
 	switched := map[string]bool{}
 	for _, m := range valid {
-		if m.Operator == IntConst && (m.Func == "Limit" || m.Func == "width" || m.Func == "pageSize") {
+		if m.Operator == IntConst && slices.Contains([]string{"Limit", "width", "pageSize", "lineMin", "lineMax", "retries"}, m.Func) {
 			switched[m.Func+" "+m.Original+" -> "+m.Mutated] = m.schema
 		}
 	}
@@ -150,6 +151,12 @@ func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 		"width 2 -> 3":      false,
 		"pageSize 10 -> 11": true,
 		"pageSize 10 -> 9":  true,
+		"lineMin 1 -> 2":    true, // a block of unexported constants
+		"lineMin 1 -> 0":    true,
+		"lineMax 80 -> 81":  true,
+		"lineMax 80 -> 79":  true,
+		"retries 3 -> 4":    true, // a package-level variable
+		"retries 3 -> 2":    true,
 	})
 }
 

@@ -45,3 +45,19 @@ func Journal(w io.Writer, entry string) error {
 	}
 	return nil
 }
+
+// The bounds of a journal line: a block of unexported constants used only
+// where a variable could stand, so a shared build declares the block a
+// variable block and switches its mutants.
+const (
+	lineMin = 1
+	lineMax = 80
+)
+
+// retries is a package-level variable: its value is computed when the
+// package initializes, where a switch reaches it too.
+var retries = 3
+
+// Fits reports whether a journal line of n bytes fits, and how many times
+// a write is tried.
+func Fits(n int) (bool, int) { return n >= lineMin && n <= lineMax, retries }
