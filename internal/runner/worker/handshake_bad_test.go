@@ -23,16 +23,23 @@ import (
 // stderr.
 func startWithHandshake(t *testing.T, data string, hold bool) (int, string) {
 	t.Helper()
+	return startRole(t, "touch", data, "", hold)
+}
+
+// startRole is startWithHandshake for the role named role, with stdin
+// (its link from the parent) holding input.
+func startRole(t *testing.T, role, data, input string, hold bool) (int, string) {
+	t.Helper()
 	self, err := os.Executable()
 	assert.NilError(t, err)
 	r, w, err := os.Pipe()
 	assert.NilError(t, err)
 	cmd := exec.Command(self)
 	cmd.Args[0] = "fencelab"
-	cmd.Env = append(os.Environ(), "FENCELAB_ROLE=touch")
+	cmd.Env = append(os.Environ(), "FENCELAB_ROLE="+role)
 	cmd.ExtraFiles = []*os.File{r}
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd.Stdin, cmd.Stderr = strings.NewReader(input), &stderr
 	assert.NilError(t, cmd.Start())
 	r.Close()
 	go func() {
@@ -104,4 +111,29 @@ func TestAWorkerGivesUpOnASilentParent(t *testing.T) {
 	assert.Equal(t, code, 2, "exit status of a worker whose parent wrote nothing; stderr: %s", stderr)
 	assert.Check(t, cmp.Contains(stderr, "no handshake within 5s"))
 	assert.Check(t, time.Since(start) < time.Minute, "the worker waited %v", time.Since(start))
+}
+
+// TestWorkerMainExitsWithWhatItsRoleDid: behind a good handshake, a role
+// whose body fails exits 1 with one line naming the role and why, and a
+// role this program does not have exits 2 with one line naming it.
+func TestWorkerMainExitsWithWhatItsRoleDid(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		role     string
+		code     int
+		mentions string
+	}{
+		{"refuse", 1, "fencelab worker refuse: "},
+		{"nosuch", 2, `fencelab: unknown worker role "nosuch"`},
+	} {
+		t.Run(tc.role, func(t *testing.T) {
+			t.Parallel()
+			// One request on the link, which the refuse role fails.
+			hs := fmt.Sprintf(`{"role":%q,"parent":%d,"args":[]}`, tc.role, os.Getpid())
+			code, stderr := startRole(t, tc.role, hs, `{"n":1}`+"\n", false)
+			assert.Equal(t, code, tc.code, "exit status of role %s; stderr: %s", tc.role, stderr)
+			assert.Equal(t, strings.Count(stderr, "\n"), 1, "want exactly one line on stderr, got %q", stderr)
+			assert.Check(t, cmp.Contains(stderr, tc.mentions))
+		})
+	}
 }
