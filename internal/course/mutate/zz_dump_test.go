@@ -23,6 +23,15 @@ func TestZZDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range ms {
-		fmt.Fprintf(f, "%s auth=%v schema=%v %s\n", m.ID, m.Authority, m.schema, m.Diff())
+		src, _ := os.ReadFile(root + "/" + m.File)
+		line, col := 1, 1
+		for _, c := range src[:m.start] {
+			if c == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		fmt.Fprintf(f, "%s auth=%v schema=%v @%d.%d %s\n", m.ID, m.Authority, m.schema, line, col, m.Diff())
 	}
 }

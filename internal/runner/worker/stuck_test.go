@@ -108,4 +108,3 @@ func TestAMalformedMessageIsAnError(t *testing.T) {
 type nopWriter struct{}
 
 func (nopWriter) Write(b []byte) (int, error) { return len(b), nil }
-
