@@ -155,8 +155,8 @@ func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 		"lineMin 1 -> 0":    true,
 		"lineMax 80 -> 81":  true,
 		"lineMax 80 -> 79":  true,
-		"retries 3 -> 4":    true, // a package-level variable
-		"retries 3 -> 2":    true,
+		"retries 4 -> 5":    true, // a package-level variable
+		"retries 4 -> 3":    true,
 	})
 }
 

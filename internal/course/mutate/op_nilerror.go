@@ -6,12 +6,17 @@ package mutate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
 // NilError replaces the error a return statement gives back with nil; an
 // expression there, a call included, is then not evaluated, as in the
-// source it replaces.
+// source it replaces. It leaves out the return that passes a failure on
+// from inside the `if err != nil` that caught it (`return nil, err`, or
+// err wrapped): err-check already makes that failure go unnoticed, so the
+// two would be one mistake counted twice. What it changes is an error a
+// function makes or decides: a refusal, a sentinel, the last result.
 const NilError Operator = "nil-error"
 
 var _ = register(&operator{
@@ -28,6 +33,9 @@ var _ = register(&operator{
 			res := st.results()
 			last := ret.Results[len(ret.Results)-1]
 			if res == nil || res.Len() != len(ret.Results) || !types.Identical(res.At(res.Len()-1).Type(), errorType) || isNil(last) {
+				return
+			}
+			if passesOn(st, last) {
 				return
 			}
 			m := &Mutant{Operator: NilError, Original: st.text(last), Mutated: "nil", typ: "error"}
@@ -48,6 +56,37 @@ func namesOwnObject(st *fileState, e ast.Expr) bool {
 			if obj := st.pkg.TypesInfo.Uses[id]; obj != nil && obj.Pkg() == st.pkg.Types && obj.Parent() == st.pkg.Types.Scope() {
 				found = true
 			}
+		}
+		return !found
+	})
+	return found
+}
+
+// passesOn reports whether e, returned by a statement directly in the body
+// of `if err != nil`, mentions that err: the failure it caught, passed on.
+func passesOn(st *fileState, e ast.Expr) bool {
+	n := len(st.stack)
+	if n < 2 {
+		return false
+	}
+	body, ok := st.stack[n-1].(*ast.BlockStmt)
+	ifs, ok2 := st.stack[n-2].(*ast.IfStmt)
+	if !ok || !ok2 || ifs.Body != body {
+		return false
+	}
+	cond, ok := ifs.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.NEQ || !isNil(cond.Y) {
+		return false
+	}
+	checked, ok := cond.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := st.pkg.TypesInfo.ObjectOf(checked)
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && obj != nil && st.pkg.TypesInfo.Uses[id] == obj {
+			found = true
 		}
 		return !found
 	})

@@ -56,7 +56,7 @@ const (
 
 // retries is a package-level variable: its value is computed when the
 // package initializes, where a switch reaches it too.
-var retries = 3
+var retries = 4
 
 // Fits reports whether a journal line of n bytes fits, and how many times
 // a write is tried.
