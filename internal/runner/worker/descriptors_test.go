@@ -26,6 +26,16 @@ func openDescriptors(t testing.TB) int {
 	return len(fds)
 }
 
+// warmPoller opens and closes a pipe: the first pipe a process makes also
+// opens the runtime's poller, for good, which is no descriptor left open
+// by the code under test.
+func warmPoller() {
+	if r, w, err := os.Pipe(); err == nil {
+		r.Close()
+		w.Close()
+	}
+}
+
 // withoutGC turns the garbage collector off for the rest of the test, so
 // that a descriptor left open is not closed behind the test's back by a
 // file's finalizer.
@@ -42,6 +52,7 @@ func withoutGC(t testing.TB) {
 // other tests open descriptors.)
 func TestStartedWorkersLeaveNoDescriptorOpen(t *testing.T) {
 	withoutGC(t)
+	warmPoller()
 	before := openDescriptors(t)
 	for i := range 5 {
 		p, err := worker.Start(t.Context(), echo)
@@ -76,12 +87,7 @@ func startWithoutExecutable() {
 		os.Exit(3)
 	}
 	debug.SetGCPercent(-1)
-	// The first pipe also opens the runtime's poller, for good: open it
-	// before counting.
-	if r, w, err := os.Pipe(); err == nil {
-		r.Close()
-		w.Close()
-	}
+	warmPoller()
 	var got startGone
 	fds, _ := os.ReadDir("/proc/self/fd")
 	got.Before = len(fds)
