@@ -160,4 +160,3 @@ func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
 		})
 	}
 }
-
