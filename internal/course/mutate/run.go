@@ -277,6 +277,10 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		if m.cfg.OnResult != nil {
 			m.cfg.OnResult(*r)
 		}
+		if len(m.fresh)%saveEvery == 0 {
+			// A long run killed outright keeps most of what it judged.
+			return m.saveVerdicts()
+		}
 		return nil
 	})
 	switch {
@@ -287,6 +291,10 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 	}
 	return nil
 }
+
+// saveEvery is how many verdicts a run reaches between two writes of the
+// verdict files.
+const saveEvery = 50
 
 // saveVerdicts writes the verdict file of every package measured: the
 // verdict of each of its runnable mutants that has one, reused or new.
