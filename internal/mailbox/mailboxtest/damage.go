@@ -26,6 +26,22 @@ func (l *Ledger) BreakWrites(stmt, table string) (repair func()) {
 	}
 }
 
+// EndTransactions makes every stmt ("INSERT" or "UPDATE") on table fail
+// and take its whole transaction with it, as SQLite does for a full disk or
+// an I/O error: a trigger raises ROLLBACK, so the statement fails and the
+// transaction is already over when its caller decides to roll it back.
+// That ROLLBACK then fails too. It returns the function that repairs it.
+func (l *Ledger) EndTransactions(stmt, table string) (repair func()) {
+	l.TB.Helper()
+	trigger := fmt.Sprintf("%s_%s_ends_transaction", table, stmt)
+	l.exec(fmt.Sprintf(`CREATE TRIGGER %s BEFORE %s ON %s
+		BEGIN SELECT RAISE(ROLLBACK, 'every %s on %s ends its transaction'); END`, trigger, stmt, table, stmt, table))
+	return func() {
+		l.TB.Helper()
+		l.exec(`DROP TRIGGER ` + trigger)
+	}
+}
+
 // BreakCommits makes the COMMIT of every transaction that updates a
 // message fail, and returns the function that repairs it. Every statement
 // of such a transaction still succeeds: a trigger notes each update in a

@@ -99,3 +99,16 @@ func Reason(tb testing.TB, err error) mailbox.Reason {
 	}
 	return r
 }
+
+// Failed checks that err reports a failure of the ledger itself: an
+// error, and not a refusal a worker would take as the ledger's answer.
+// what names the call in the failure message.
+func Failed(tb testing.TB, err error, what string) {
+	tb.Helper()
+	if err == nil {
+		tb.Fatalf("%s succeeded on a ledger that cannot take it; want an error", what)
+	}
+	if r, refused := mailbox.ReasonOf(err); refused {
+		tb.Errorf("%s was refused (%s) on a ledger that cannot take it; want an error, not a refusal", what, r)
+	}
+}
