@@ -21,10 +21,19 @@ type outcome struct {
 const scriptTests = "^TestScripts$"
 
 // run runs judge j's binary from the shared build with mutant num
-// switched on (0: none); selection, if given, picks the tests.
+// switched on (0: none); selection, if given, picks the tests, else the
+// judge's own pattern, if it has one.
 func (b *build) run(ctx context.Context, j *judge, num int, timeout time.Duration, selection ...string) (outcome, error) {
 	bin, _ := b.shared.Binary(j.Name)
-	return b.runBinary(ctx, bin, num, timeout, selection...)
+	return b.runBinary(ctx, bin, num, timeout, j.pick(selection)...)
+}
+
+// pick returns selection, or with none the judge's own pattern.
+func (j *judge) pick(selection []string) []string {
+	if len(selection) == 0 && j.tests != "" {
+		return []string{"-test.run=" + j.tests}
+	}
+	return selection
 }
 
 // runBinary runs bin failing fast and bounded by timeout. Without a

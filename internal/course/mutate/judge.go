@@ -152,7 +152,7 @@ func (b *build) judgeAlone(ctx context.Context, m *Mutant, mine []*judge) judgem
 			return judgement{Verdict: Invalid, Reason: "does not build: " + firstLine(err.Error())}
 		}
 		for _, j := range group {
-			out, err := b.runBinary(ctx, bins[j.Name], 0, b.timeout(j.Name), selection(j, m.Package)...)
+			out, err := b.runBinary(ctx, bins[j.Name], 0, b.timeout(j.Name), j.pick(selection(j, m.Package))...)
 			if err != nil {
 				return judgement{Verdict: Invalid, Reason: err.Error()}
 			}

@@ -47,6 +47,9 @@ type judge struct {
 	// testSide is a hash of what its test binary is built from on the test
 	// side: see key.go.
 	testSide string
+	// tests, if set, is the -test.run pattern of the only tests that judge
+	// (a tooling package's, Package.Tests).
+	tests string
 }
 
 // listedPackage is what `go list -json` says of one package.
@@ -144,6 +147,8 @@ func (l *listing) judges() ([]*judge, error) {
 		case l.layer(rel) == Tooling:
 			if l.mutated(rel) {
 				j.uses[rel] = reachTests
+				row, _ := l.tree.Lookup(rel)
+				j.tests = row.Tests
 			}
 		default:
 			l.mechanismUses(j, p, rel)

@@ -125,7 +125,7 @@ func key(m *Mutant, judges []*judge, e Excuse, module string) string {
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", keyVersion, module, m.ID, m.original, m.replacement, m.declSum)
 	for _, j := range judges {
 		if j.uses[m.Package] != 0 {
-			fmt.Fprintf(h, "judge %s %d %s\x00", j.Name, j.uses[m.Package], j.testSide)
+			fmt.Fprintf(h, "judge %s %d %s %s\x00", j.Name, j.uses[m.Package], j.testSide, j.tests)
 		}
 	}
 	if e.ID != "" {
