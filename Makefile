@@ -37,10 +37,16 @@ vet:
 check:
 	$(GO) run ./tools/drill check
 
-## mutate: every mutant of the mechanism killed by a chapter test, or excused in writing.
-# Mutants are generated from the mechanism's Go and SQL (drill mutate -h says
-# how); excuses live in chapters/excused-mutants/<package>.txt. ARGS passes
-# packages and flags: make mutate ARGS="mailbox --survivors".
+## mutate: every mutant of the mechanism and the runner killed by a test, or excused in writing.
+# Mutants are generated from the Go and SQL of the packages the engine's
+# declaration names (drill mutate -h lists its operators); excuses live in
+# chapters/excused-mutants/<package>.txt. Each verdict is kept in
+# chapters/mutant-verdicts/<package>.txt and reused while its key (the mutant,
+# its function's source, its judges' tests, its excuse) holds, so only what
+# changed is judged: commit those files with the change. ARGS passes packages
+# and flags: make mutate ARGS="mailbox --survivors"; --full judges everything
+# again; CI runs make mutate ARGS="--sample 8", which also judges 8 reused
+# verdicts again at random (the seed is printed) and fails if one differs.
 mutate:
 	$(GO) run ./tools/drill mutate $(ARGS)
 

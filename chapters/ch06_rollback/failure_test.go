@@ -18,7 +18,8 @@ import (
 // TestFailedDestinationWriteIsAnErrorAndCommitsNothing: after A's OP-1
 // applied, B's call meets a destination that cannot do part of its work:
 // write the mark, the effect or the receipt, read A's receipt, or read its
-// own view before its controlled failure. Apply answers with an error and
+// own view before its controlled failure; or whose write of the mark ends
+// the transaction, so that the ROLLBACK after it fails as well. Apply answers with an error and
 // no answer (never fenced, conflict, replayed or rolled_back made up from
 // what it could not read or write), and none of the call commits: the
 // committed state and the arrivals log read back as before. Had part of it
@@ -40,6 +41,7 @@ func TestFailedDestinationWriteIsAnErrorAndCommitsNothing(t *testing.T) {
 		{"receipt-cannot-be-read", "A's receipt cannot be read", spoilReceiptOP1, retry},
 		{"receipt-cannot-be-read-by-a-failing-call", "A's receipt cannot be read, in a call that fails after its effect", spoilReceiptOP1, failing(retry)},
 		{"own-view-cannot-be-read", "its own view cannot be read at its failure point", (*gatetest.Destination).SpoilCounter, failing(newOp)},
+		{"mark-write-ends-the-transaction", "the mark's write ends the transaction, so its ROLLBACK fails too", (*gatetest.Destination).EndMarkTransactions, newOp},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

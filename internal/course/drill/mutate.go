@@ -8,48 +8,45 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path"
+	"math"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fencelab/fencelab/internal/course/mutate"
+	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
-// mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]`.
+// mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]
+// [--full] [--sample N [--seed S]]`.
 func (t *Tool) mutate(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	survivors := fs.Bool("survivors", false, "list only the mutants that survived (JSON: only those in mutants)")
 	verbose := fs.Bool("v", false, "print every mutant's verdict as it comes, not only the survivors")
-	var jobs int
+	full := fs.Bool("full", false, "judge every mutant again, reusing no stored verdict")
+	var jobs, sample, seed int
 	jobsFlag.Var(fs, &jobs, "run `N` test processes at once (0, the default: one more than the number of CPUs)")
-	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N]",
-		"Mutation testing. Generates mutants of the mechanism packages (internal/<concept>) from\n"+
-			"their Go and their SQL, runs the chapter tests that use each package against every mutant,\n"+
-			"and reports what the tests kill. A survivor is a property no test states, unless\n"+
-			mutate.ExcuseDir+"/<package>.txt excuses it with a reason. Exit status 0 only if none survives.\n"+
-			"PACKAGE is a mechanism package: mailbox, or internal/mailbox.\n\n"+
-			"Go mutants: a comparison flipped, one operand of && or || dropped, a ! dropped, an error\n"+
-			"check or a RowsAffected check deleted, an integer c made c+1 and c-1 (not one returned\n"+
-			"beside an error, which no caller reads), a call statement deleted. SQL mutants, in the\n"+
-			"statements the code sends: a WHERE conjunct dropped, a comparison flipped, a SET\n"+
-			"assignment dropped, BEGIN IMMEDIATE made BEGIN.", t.Stderr)
+	sampleFlag.Var(fs, &sample, "judge `N` reused verdicts again, chosen at random, and fail if one differs")
+	seedFlag.Var(fs, &seed, "choose the sample with seed `S` (a run prints the one it used)")
+	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N] [--full] [--sample N [--seed S]]", mutateHelp(), t.Stderr)
 	if err != nil {
 		return err
 	}
-	if err := jobsFlag.Check(jobs); err != nil {
-		return usagef("%v", err)
+	for _, check := range []error{jobsFlag.Check(jobs), sampleFlag.Check(sample), seedFlag.Check(seed)} {
+		if check != nil {
+			return usagef("%v", check)
+		}
 	}
 	root, err := t.root()
 	if err != nil {
 		return err
 	}
-	all, err := mutate.MechanismPackages(root)
+	tree, err := mutate.TreeOf(root)
 	if err != nil {
 		return err
 	}
-	pkgs, err := pickPackages(all, names)
+	pkgs, err := pickPackages(tree, names)
 	if err != nil {
 		return err
 	}
@@ -58,35 +55,71 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		r.Jobs = jobs
 	}
 	defer r.Close()
-	cfg := mutate.Config{Runner: r, Packages: pkgs}
+	cfg := mutate.Config{Runner: r, Tree: tree, Packages: pkgs, Full: *full, Sample: sample, Seed: uint64(seed)}
 	if !*asJSON {
-		cfg.Log = t.Stdout
-		var mu sync.Mutex
-		done := 0
-		cfg.OnResult = func(r mutate.Result) {
-			mu.Lock()
-			defer mu.Unlock()
-			done++
-			if *verbose || r.Verdict == mutate.Survived {
-				fmt.Fprintf(t.Stdout, "%5d  %-8s %s\n", done, r.Verdict, mutantLine(r))
-			} else if done%50 == 0 {
-				fmt.Fprintf(t.Stdout, "%5d  mutants judged\n", done)
-			}
-		}
+		cfg.Log, cfg.OnResult = t.Stdout, progress(t.Stdout, *verbose)
 	}
 	rep, err := mutate.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	if *survivors {
+	return t.printMutate(rep, *asJSON, *survivors)
+}
+
+// sampleFlag and seedFlag are --sample and --seed of mutate.
+var (
+	sampleFlag = cli.IntFlag{Name: "sample", Min: 0, Max: 100000}
+	seedFlag   = cli.IntFlag{Name: "seed", Min: 0, Max: math.MaxInt64}
+)
+
+// mutateHelp is mutate's summary for -h: what it does, and every operator
+// from the engine's registry.
+func mutateHelp() string {
+	var b strings.Builder
+	b.WriteString("Mutation testing. Generates mutants of the packages the engine's declaration names\n" +
+		"(the mechanism, the runner, and drill's exit statuses) from their Go and their SQL, runs the\n" +
+		"tests that reach each package against every mutant, and reports what the tests kill. A\n" +
+		"survivor is a property no test states, unless " + mutate.ExcuseDir + "/<package>.txt\n" +
+		"excuses it with a reason. Exit status 0 only if none survives.\n" +
+		"Each verdict is stored in " + mutate.VerdictDir + "/<package>.txt under a key (the mutant,\n" +
+		"its function's source, the test side of its judges, its excuse) and reused while the key\n" +
+		"holds; --full judges everything again, --sample N re-judges N reused verdicts at random.\n" +
+		"PACKAGE is a mutated package: mailbox, internal/mailbox, runner/cli.\n\nOperators:\n")
+	for _, op := range mutate.Operators() {
+		fmt.Fprintf(&b, "  %-15s %s\n", op, op.Doc())
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// progress returns what prints each verdict as it comes: every one with
+// verbose, else the survivors and a count every 50.
+func progress(w io.Writer, verbose bool) func(mutate.Result) {
+	var mu sync.Mutex
+	done := 0
+	return func(r mutate.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if verbose || r.Verdict == mutate.Survived {
+			fmt.Fprintf(w, "%5d  %-8s %s\n", done, r.Verdict, mutantLine(r))
+		} else if done%50 == 0 {
+			fmt.Fprintf(w, "%5d  mutants judged\n", done)
+		}
+	}
+}
+
+// printMutate prints the report as JSON or for people, and says whether
+// the measurement passed.
+func (t *Tool) printMutate(rep *mutate.Report, asJSON, survivors bool) error {
+	if survivors {
 		rep.Mutants = slices.DeleteFunc(rep.Mutants, func(r mutate.Result) bool { return r.Verdict != mutate.Survived })
 	}
-	if *asJSON {
+	if asJSON {
 		if err := rep.WriteJSON(t.Stdout); err != nil {
 			return err
 		}
 	} else {
-		writeMutateReport(t.Stdout, rep, *survivors)
+		writeMutateReport(t.Stdout, rep, survivors)
 	}
 	if !rep.OK() {
 		return errReported
@@ -121,34 +154,56 @@ func writeMutateReport(w io.Writer, rep *mutate.Report, onlySurvivors bool) {
 	}
 	rep.WriteTable(w)
 	total := rep.Total()
-	fmt.Fprintf(w, "\ndrill mutate: %d mutants, %d killed, %d excused, %d survived, %d invalid; kill rate %.1f%% of the valid ones; %.1fs\n",
-		total.Mutants, total.Killed, total.Excused, total.Survived, total.Invalid, total.KillRate, rep.Seconds)
+	fmt.Fprintf(w, "\ndrill mutate: %d mutants, %d killed, %d excused, %d survived, %d invalid; kill rate %.1f%% of the valid ones; %d verdicts reused, %d judged; %.1fs\n",
+		total.Mutants, total.Killed, total.Excused, total.Survived, total.Invalid, total.KillRate, rep.Reused, rep.Judged, rep.Seconds)
+	if s := rep.Sample; s != nil {
+		fmt.Fprintf(w, "sample: %d reused verdicts judged again (seed %d, --seed %d repeats it), %d differ\n", s.Size, s.Seed, s.Seed, len(s.Differ))
+	}
 	if rep.Survived > 0 {
 		fmt.Fprintf(w, "each survivor is a property no chapter test states: write the test in the chapter that teaches it, or excuse it in %s/<package>.txt with its reason\n", mutate.ExcuseDir)
 	}
 }
 
-// pickPackages maps the PACKAGE arguments to mechanism package folders.
-func pickPackages(all, names []string) ([]string, error) {
+// pickPackages maps the PACKAGE arguments to the package folders the
+// declaration mutates: mailbox, internal/mailbox, runner/cli.
+func pickPackages(tree mutate.Tree, names []string) ([]string, error) {
+	all := tree.Dirs(mutate.Mechanism, mutate.Runner, mutate.Tooling)
 	if len(names) == 0 {
 		return all, nil
 	}
 	var out []string
 	for _, n := range names {
 		n = strings.TrimSuffix(strings.TrimPrefix(n, "./"), "/")
-		if !strings.Contains(n, "/") {
+		if !strings.HasPrefix(n, "internal/") {
 			n = "internal/" + n
 		}
 		if !slices.Contains(all, n) {
-			short := make([]string, len(all))
-			for i, p := range all {
-				short[i] = path.Base(p)
-			}
-			return nil, usagef("unknown package %q: want a mechanism package, one of %s", n, strings.Join(short, ", "))
+			return nil, usagef("unknown package %q: want %s", n, packageChoices(tree))
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out, nil
+}
+
+// packageChoices names the packages a PACKAGE argument may be, layer by
+// layer.
+func packageChoices(tree mutate.Tree) string {
+	var parts []string
+	for _, l := range []struct {
+		layer mutate.Layer
+		what  string
+	}{{mutate.Mechanism, "a mechanism package"}, {mutate.Runner, "a runner package"}, {mutate.Tooling, "drill's"}} {
+		dirs := tree.Dirs(l.layer)
+		if len(dirs) == 0 {
+			continue
+		}
+		short := make([]string, len(dirs))
+		for i, d := range dirs {
+			short[i] = strings.TrimPrefix(d, "internal/")
+		}
+		parts = append(parts, l.what+", one of "+strings.Join(short, ", "))
+	}
+	return strings.Join(parts, ", or ")
 }

@@ -20,13 +20,21 @@ func Generate(ctx context.Context, root string, dirs []string) ([]*Mutant, error
 	if err != nil {
 		return nil, fmt.Errorf("mutate: %w", err)
 	}
+	tree, err := TreeOf(root)
+	if err != nil {
+		return nil, err
+	}
 	pkgs, u, err := load(ctx, root, dirs)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Mutant
 	for _, p := range pkgs {
-		for _, m := range generate(root, p) {
+		ms, err := generate(root, tree, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ms {
 			if checkAlone(p, u, m) == nil {
 				out = append(out, m)
 			}

@@ -1,6 +1,6 @@
 package mutate
 
-// This file runs one chapter's test binary with one mutant switched on and
+// This file runs one judge's test binary with one mutant switched on and
 // says whether a test failed, and which first.
 
 import (
@@ -20,11 +20,20 @@ type outcome struct {
 // of a chapter, since every script starts processes.
 const scriptTests = "^TestScripts$"
 
-// run runs chapter ch's binary from the shared build with mutant num
-// switched on (0: none); selection, if given, picks the tests.
-func (b *build) run(ctx context.Context, ch *chapter, num int, timeout time.Duration, selection ...string) (outcome, error) {
-	bin, _ := b.shared.Binary(ch.Name)
-	return b.runBinary(ctx, bin, num, timeout, selection...)
+// run runs judge j's binary from the shared build with mutant num
+// switched on (0: none); selection, if given, picks the tests, else the
+// judge's own pattern, if it has one.
+func (b *build) run(ctx context.Context, j *judge, num int, timeout time.Duration, selection ...string) (outcome, error) {
+	bin, _ := b.shared.Binary(j.Name)
+	return b.runBinary(ctx, bin, num, timeout, j.pick(selection)...)
+}
+
+// pick returns selection, or with none the judge's own pattern.
+func (j *judge) pick(selection []string) []string {
+	if len(selection) == 0 && j.tests != "" {
+		return []string{"-test.run=" + j.tests}
+	}
+	return selection
 }
 
 // runBinary runs bin failing fast and bounded by timeout. Without a

@@ -1,120 +1,296 @@
 package mutate
 
-// This file walks one type-checked package and generates its mutants: the
-// Go operators on the syntax tree, and the SQL operators on every string
-// constant that holds a statement.
+// This file walks one type-checked package and hands every node of its
+// code to the registered Go operators, and every string constant that
+// holds a statement to the SQL family. What the operators need to know of
+// where a node stands (its function, whether a runtime switch can reach
+// it, the nodes around it) lives here.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
 
-// authorityVerbs are the words in a function's name that say it decides
-// who may act: its conditions can never be excused as unreachable.
-var authorityVerbs = []string{"claim", "complete", "finish", "deadletter", "admit", "acquire", "release", "markrunning", "decided"}
-
 // generator holds what the walk of one package needs.
 type generator struct {
-	pkg  *packages.Package
-	rel  string // the package folder relative to the module root
-	root string
-	out  []*Mutant
-	// rowsAffected are the variables that hold a RowsAffected result.
-	rowsAffected map[types.Object]bool
-	// besideError are the integer literals a return statement hands back
-	// beside an error that is not nil: see besideAnError.
-	besideError map[*ast.BasicLit]bool
+	pkg    *packages.Package
+	rel    string  // the package folder relative to the module root
+	module string  // the module path
+	row    Package // the package's row in the declaration
+	tree   Tree
+	root   string
+	// writers are the package's functions that write: see op_swapwrites.go.
+	writers map[*types.Func]bool
+	out     []*Mutant
 }
 
-// generate returns the mutants of one loaded package, in source order.
-func generate(root string, pkg *packages.Package) []*Mutant {
-	rel, _ := filepath.Rel(root, pkg.Dir)
-	g := &generator{pkg: pkg, rel: filepath.ToSlash(rel), root: root, rowsAffected: map[types.Object]bool{}, besideError: map[*ast.BasicLit]bool{}}
+// generate returns the mutants of one loaded package, in source order. A
+// file of the package that cannot be read is an error.
+func generate(root string, tree Tree, pkg *packages.Package) ([]*Mutant, error) {
+	rel, err := filepath.Rel(root, pkg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("mutate: %w", err)
+	}
+	rel = filepath.ToSlash(rel)
+	row, ok := tree.Lookup(rel)
+	if !ok || !row.Mutated() {
+		return nil, fmt.Errorf("%w: %s is not a package the engine mutates", errLayers, rel)
+	}
+	if gone := row.missing(pkg.Types); len(gone) > 0 {
+		return nil, fmt.Errorf("%w names functions %s does not have: %s (renamed? say so in layers.go)", errLayers, rel, strings.Join(gone, ", "))
+	}
+	g := &generator{pkg: pkg, rel: rel, row: row, tree: tree, root: root,
+		module: strings.TrimSuffix(pkg.PkgPath, "/"+rel)}
+	g.writers = writers(pkg)
 	for i, f := range pkg.Syntax {
 		name := pkg.CompiledGoFiles[i]
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
-		src := g.source(name)
-		if src == nil {
-			continue
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("mutate: %w", err)
 		}
-		g.file(f, name, src)
+		if err := g.file(f, name, src); err != nil {
+			return nil, err
+		}
 	}
 	assignIDs(g.out)
-	return g.out
+	return g.out, nil
 }
 
 // fileState is the walk of one file.
 type fileState struct {
 	*generator
-	path  string // relative to the module root, slash-separated
-	src   []byte
-	fset  *token.FileSet
-	fn    string // the enclosing declaration's name
-	inFn  bool   // inside a function body: a runtime switch can reach it
-	inCon bool   // inside a constant declaration or an array length
+	path string // relative to the module root, slash-separated
+	src  []byte
+	fset *token.FileSet
+	fn   string // the enclosing declaration's name (Mailbox.Claim, or a constant's)
+	// fnDecl is the enclosing function declaration; nil outside one.
+	fnDecl *ast.FuncDecl
+	// declSum is a hash of the enclosing declaration's source: a mutant's
+	// verdict is reused only while it holds.
+	declSum string
+	inFn    bool // inside a function body: a runtime switch can reach it
+	inVar   bool // in a package-level variable's value: so can a switch (see genDecl)
+	inCon   bool // inside a constant declaration or an array length
 	// constAt is the offset of the "const" keyword while the walk is in
 	// an unexported package-level constant declared alone (const x = 2),
 	// else 0.
 	constAt int
+	// stack holds the nodes the walk is inside, outermost first.
+	stack []ast.Node
+	visit []func(ast.Node)
 }
 
-func (g *generator) source(abs string) []byte {
-	src, err := os.ReadFile(abs)
+// file walks one file's declarations.
+func (g *generator) file(f *ast.File, abs string, src []byte) error {
+	rel, err := filepath.Rel(g.root, abs)
 	if err != nil {
-		return nil
+		return fmt.Errorf("mutate: %w", err)
 	}
-	return src
-}
-
-func (g *generator) file(f *ast.File, abs string, src []byte) {
-	rel, _ := filepath.Rel(g.root, abs)
 	st := &fileState{generator: g, path: filepath.ToSlash(rel), src: src, fset: g.pkg.Fset}
-	// First pass: the variables that hold a RowsAffected result.
-	ast.Inspect(f, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
-			if call, ok := as.Rhs[0].(*ast.CallExpr); ok && calls(call, "RowsAffected") && len(as.Lhs) > 0 {
-				if id, ok := as.Lhs[0].(*ast.Ident); ok {
-					if obj := g.pkg.TypesInfo.ObjectOf(id); obj != nil {
-						g.rowsAffected[obj] = true
-					}
-				}
-			}
-		}
-		return true
-	})
+	for _, op := range goOperators(g.row.Layer) {
+		st.visit = append(st.visit, op.visitor(st))
+	}
+	if g.row.Layer != Tooling {
+		st.visit = append(st.visit, st.sqlLiteral)
+	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			st.fn, st.inFn, st.inCon, st.constAt = funcName(d), true, false, 0
+			st.fn, st.fnDecl, st.inFn, st.inVar, st.inCon, st.constAt = funcName(d), d, true, false, false, 0
+			st.declSum = st.sum(d.Type.Pos(), d.End())
 			if d.Body != nil {
 				st.walk(d.Body)
 			}
 		case *ast.GenDecl:
-			for _, spec := range d.Specs {
-				vs, ok := spec.(*ast.ValueSpec)
-				if !ok || isBlank(vs.Names) {
-					continue // var _ T = ...: a compile-time check, nothing runs
-				}
-				st.fn, st.inFn, st.inCon, st.constAt = vs.Names[0].Name, false, d.Tok == token.CONST, 0
-				if d.Tok == token.CONST && !d.Lparen.IsValid() && len(vs.Names) == 1 && !vs.Names[0].IsExported() {
-					st.constAt = st.offset(d.TokPos)
-				}
-				for _, v := range vs.Values {
-					st.walk(v)
+			st.genDecl(d)
+		}
+	}
+	return nil
+}
+
+// genDecl walks the values of a package-level var or const declaration.
+// A variable's value is computed when the package initializes, after the
+// switch file's variable (it depends on it), so a switch reaches it. A
+// constant declaration whose names are all unexported may become a
+// variable declaration in a shared build, if its uses allow it (see
+// switchConstants); constAt marks where its keyword is.
+func (st *fileState) genDecl(d *ast.GenDecl) {
+	constAt := 0
+	if d.Tok == token.CONST && allUnexported(d) {
+		constAt = st.offset(d.TokPos)
+	}
+	for _, spec := range d.Specs {
+		vs, ok := spec.(*ast.ValueSpec)
+		if !ok || isBlank(vs.Names) {
+			continue // var _ T = ...: a compile-time check, nothing runs
+		}
+		st.fn, st.fnDecl, st.inFn, st.constAt = vs.Names[0].Name, nil, false, constAt
+		st.inVar, st.inCon = d.Tok == token.VAR, d.Tok == token.CONST
+		st.declSum = st.sum(d.Pos(), d.End())
+		for _, v := range vs.Values {
+			st.walk(v)
+		}
+	}
+}
+
+// allUnexported reports whether every name a declaration declares is
+// unexported: another package can use none of them where only a constant
+// may stand.
+func allUnexported(d *ast.GenDecl) bool {
+	for _, spec := range d.Specs {
+		if vs, ok := spec.(*ast.ValueSpec); ok {
+			for _, n := range vs.Names {
+				if n.IsExported() {
+					return false
 				}
 			}
 		}
 	}
+	return true
+}
+
+// sum hashes the source between two positions.
+func (st *fileState) sum(from, to token.Pos) string {
+	h := sha256.Sum256(st.src[st.offset(from):st.offset(to)])
+	return hex.EncodeToString(h[:8])
+}
+
+// walk visits n and everything under it, handing each node to every
+// operator, and remembers when it enters a local constant declaration, an
+// array length or a composite literal's key (places only a constant may
+// stand, so no runtime switch).
+func (st *fileState) walk(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if n == nil {
+			st.stack = st.stack[:len(st.stack)-1]
+			return false
+		}
+		if st.constantOnly(n) {
+			return false
+		}
+		for _, v := range st.visit {
+			v(n)
+		}
+		st.stack = append(st.stack, n)
+		return true
+	})
+}
+
+// constantOnly walks the parts of n where only a constant may stand with
+// inCon set, the rest as usual, and reports whether it did (so the caller
+// does not walk n again).
+func (st *fileState) constantOnly(n ast.Node) bool {
+	inConstant := func(n ast.Node) {
+		saved := st.inCon
+		st.inCon = true
+		st.walk(n)
+		st.inCon = saved
+	}
+	switch n := n.(type) {
+	case *ast.DeclStmt:
+		gd, ok := n.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			return false
+		}
+		for _, spec := range gd.Specs {
+			if vs, ok := spec.(*ast.ValueSpec); ok {
+				for _, v := range vs.Values {
+					inConstant(v)
+				}
+			}
+		}
+	case *ast.ArrayType:
+		if n.Len != nil {
+			inConstant(n.Len)
+		}
+	case *ast.CompositeLit:
+		for _, e := range n.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				inConstant(kv.Key) // keys of an array or slice literal are constants
+				st.walk(kv.Value)
+			} else {
+				st.walk(e)
+			}
+		}
+		if n.Type != nil {
+			st.walk(n.Type)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// text is the source of n.
+func (st *fileState) text(n ast.Node) string {
+	return string(st.src[st.offset(n.Pos()):st.offset(n.End())])
+}
+
+func (st *fileState) offset(p token.Pos) int { return st.fset.Position(p).Offset }
+
+// add records m as replacing n's source with replacement. Its Authority
+// is set if its operator may decide authority and the walk is in a
+// function the package declares as deciding; the caller may narrow it.
+func (st *fileState) add(m *Mutant, n ast.Node, replacement string) {
+	m.Package, m.File, m.Func = st.rel, st.path, st.fn
+	m.Line = st.fset.Position(n.Pos()).Line
+	m.start, m.end = st.offset(n.Pos()), st.offset(n.End())
+	m.original = string(st.src[m.start:m.end])
+	m.replacement = replacement
+	m.declSum = st.declSum
+	// A lazy mutant whose type has no name here cannot be switched.
+	m.schema = (st.inFn || st.inVar) && !st.inCon && (registry[m.Operator].switched != switchLazy || m.typ != "")
+	if st.inCon && !st.inFn {
+		m.constAt = st.constAt
+	}
+	m.Authority = registry[m.Operator].mayDecide && st.deciding()
+	st.out = append(st.out, m)
+}
+
+// deciding reports whether the walk is in a function the package declares
+// as deciding who may act.
+func (st *fileState) deciding() bool { return st.fnDecl != nil && st.row.decides(st.fn) }
+
+// results returns the result types of the innermost function around the
+// walk: a function literal's, else the declaration's.
+func (st *fileState) results() *types.Tuple {
+	for i := len(st.stack) - 1; i >= 0; i-- {
+		if lit, ok := st.stack[i].(*ast.FuncLit); ok {
+			if sig, ok := st.pkg.TypesInfo.TypeOf(lit).(*types.Signature); ok {
+				return sig.Results()
+			}
+			return nil
+		}
+	}
+	if st.fnDecl == nil {
+		return nil
+	}
+	if obj, ok := st.pkg.TypesInfo.Defs[st.fnDecl.Name].(*types.Func); ok {
+		return obj.Type().(*types.Signature).Results()
+	}
+	return nil
+}
+
+// insideFuncLit reports whether the walk is inside a function literal.
+func (st *fileState) insideFuncLit() bool {
+	for _, n := range st.stack {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // funcName is a function's name, with its receiver's type for a method:
@@ -126,6 +302,9 @@ func funcName(d *ast.FuncDecl) string {
 	t := d.Recv.List[0].Type
 	if s, ok := t.(*ast.StarExpr); ok {
 		t = s.X
+	}
+	if ix, ok := t.(*ast.IndexExpr); ok {
+		t = ix.X
 	}
 	if id, ok := t.(*ast.Ident); ok {
 		return id.Name + "." + d.Name.Name
@@ -144,175 +323,6 @@ func calls(call *ast.CallExpr, name string) bool {
 	return false
 }
 
-// walk visits n and everything under it, remembering when it enters a
-// local constant declaration or an array length (places only a constant
-// may stand, so no runtime switch).
-func (st *fileState) walk(n ast.Node) {
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.DeclStmt:
-			if gd, ok := n.Decl.(*ast.GenDecl); ok && gd.Tok == token.CONST {
-				saved := st.inCon
-				st.inCon = true
-				for _, spec := range gd.Specs {
-					if vs, ok := spec.(*ast.ValueSpec); ok {
-						for _, v := range vs.Values {
-							st.walk(v)
-						}
-					}
-				}
-				st.inCon = saved
-				return false
-			}
-		case *ast.ArrayType:
-			if n.Len != nil {
-				saved := st.inCon
-				st.inCon = true
-				st.walk(n.Len)
-				st.inCon = saved
-			}
-			return false
-		case *ast.CompositeLit:
-			// Keys of an array or slice literal must be constants.
-			for _, e := range n.Elts {
-				if kv, ok := e.(*ast.KeyValueExpr); ok {
-					saved := st.inCon
-					st.inCon = true
-					st.walk(kv.Key)
-					st.inCon = saved
-					st.walk(kv.Value)
-				} else {
-					st.walk(e)
-				}
-			}
-			if n.Type != nil {
-				st.walk(n.Type)
-			}
-			return false
-		case *ast.BinaryExpr:
-			st.binary(n)
-		case *ast.UnaryExpr:
-			if n.Op == token.NOT {
-				st.add(&Mutant{Operator: Not, Original: st.text(n), Mutated: st.text(n.X)}, n, st.text(n.X))
-			}
-		case *ast.IfStmt:
-			st.ifErr(n)
-		case *ast.ReturnStmt:
-			st.besideAnError(n)
-		case *ast.BasicLit:
-			st.literal(n)
-		case *ast.ExprStmt:
-			if call, ok := n.X.(*ast.CallExpr); ok && !calls(call, "panic") {
-				st.addStmt(n)
-			}
-		case *ast.DeferStmt:
-			st.addStmt(n)
-		}
-		return true
-	})
-}
-
-// text is the source of n.
-func (st *fileState) text(n ast.Node) string {
-	return string(st.src[st.offset(n.Pos()):st.offset(n.End())])
-}
-
-func (st *fileState) offset(p token.Pos) int { return st.fset.Position(p).Offset }
-
-// add records m as replacing n's source with replacement.
-func (st *fileState) add(m *Mutant, n ast.Node, replacement string) {
-	m.Package, m.File, m.Func = st.rel, st.path, st.fn
-	m.Line = st.fset.Position(n.Pos()).Line
-	m.start, m.end = st.offset(n.Pos()), st.offset(n.End())
-	m.original = string(st.src[m.start:m.end])
-	m.replacement = replacement
-	m.schema = st.inFn && !st.inCon
-	if st.inCon && !st.inFn {
-		m.constAt = st.constAt
-	}
-	if !m.Operator.isSQL() && m.Operator != IntConst && m.Operator != CallDelete && m.Operator != ErrCheck {
-		m.Authority = st.decidesAuthority()
-	}
-	st.out = append(st.out, m)
-}
-
-// decidesAuthority reports whether the current function decides who may act.
-func (st *fileState) decidesAuthority() bool {
-	name := strings.ToLower(st.fn)
-	if i := strings.LastIndex(name, "."); i >= 0 {
-		name = name[i+1:]
-	}
-	for _, v := range authorityVerbs {
-		if strings.Contains(name, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// relFlip maps each relational operator to the one its mutant uses.
-var relFlip = map[token.Token]token.Token{
-	token.LSS: token.LEQ, token.LEQ: token.LSS,
-	token.GTR: token.GEQ, token.GEQ: token.GTR,
-	token.EQL: token.NEQ, token.NEQ: token.EQL,
-}
-
-// binary generates the mutants of a binary expression: a flipped
-// relational operator, a dropped operand of && or ||, and an ignored
-// RowsAffected check.
-func (st *fileState) binary(b *ast.BinaryExpr) {
-	x, y := st.text(b.X), st.text(b.Y)
-	switch b.Op {
-	case token.LAND, token.LOR:
-		st.add(&Mutant{Operator: CondOperand, Original: st.text(b), Mutated: x}, b, x)
-		st.add(&Mutant{Operator: CondOperand, Original: st.text(b), Mutated: y}, b, y)
-		return
-	}
-	flip, ok := relFlip[b.Op]
-	if !ok {
-		return
-	}
-	if isNil(b.X) || isNil(b.Y) {
-		return // a flipped nil check is a crash, not a mistake; see ErrCheck
-	}
-	mutated := x + " " + flip.String() + " " + y
-	st.add(&Mutant{Operator: RelOp, Original: st.text(b), Mutated: mutated}, b, mutated)
-	if held, ok := st.rowsAffectedSays(b); ok {
-		word := strconv.FormatBool(held)
-		// The check stays in the source, never decisive, so the variable
-		// it reads is still used.
-		repl := "(true || " + st.text(b) + ")"
-		if !held {
-			repl = "(false && " + st.text(b) + ")"
-		}
-		st.add(&Mutant{Operator: RowsAffected, Original: st.text(b), Mutated: word}, b, repl)
-	}
-}
-
-// rowsAffectedSays reports, for a comparison of a RowsAffected result with
-// a constant, what the comparison says when the statement changed exactly
-// one row: ignoring the check means behaving as if it always says that.
-func (st *fileState) rowsAffectedSays(b *ast.BinaryExpr) (held, ok bool) {
-	id, other := b.X, b.Y
-	if _, isIdent := id.(*ast.Ident); !isIdent {
-		id, other = b.Y, b.X
-	}
-	ident, isIdent := id.(*ast.Ident)
-	if !isIdent || !st.rowsAffected[st.pkg.TypesInfo.ObjectOf(ident)] {
-		return false, false
-	}
-	tv, found := st.pkg.TypesInfo.Types[other]
-	if !found || tv.Value == nil {
-		return false, false
-	}
-	one := constant.MakeInt64(1)
-	x, y := one, tv.Value
-	if id == b.Y {
-		x, y = tv.Value, one
-	}
-	return constant.Compare(x, b.Op, y), true
-}
-
 // isBlank reports whether every name is _.
 func isBlank(names []*ast.Ident) bool {
 	for _, n := range names {
@@ -328,92 +338,8 @@ func isNil(e ast.Expr) bool {
 	return ok && id.Name == "nil"
 }
 
-// ifErr generates the mutant that removes an `if err != nil { return ... }`:
-// its condition becomes false (keeping err used, so the file still builds).
-func (st *fileState) ifErr(n *ast.IfStmt) {
-	b, ok := n.Cond.(*ast.BinaryExpr)
-	if !ok || b.Op != token.NEQ || !isNil(b.Y) || len(n.Body.List) == 0 {
-		return
-	}
-	if _, ok := n.Body.List[len(n.Body.List)-1].(*ast.ReturnStmt); !ok {
-		return
-	}
-	t := st.pkg.TypesInfo.TypeOf(b.X)
-	errType := types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-	if t == nil || !types.Implements(t, errType) {
-		return
-	}
-	m := &Mutant{Operator: ErrCheck, Original: "if " + st.text(b) + " { " + oneLine(st.text(n.Body.List[0])) + " }", Mutated: ""}
-	st.add(m, b, "(false && "+st.text(b)+")")
-}
-
-// addStmt generates the mutant that deletes a call statement.
-func (st *fileState) addStmt(n ast.Stmt) {
-	m := &Mutant{Operator: CallDelete, Original: st.text(n), stmt: true}
-	st.add(m, n, "")
-}
-
-// literal generates the mutants of a literal: c+1 and c-1 for an integer,
-// the SQL operators for a string that holds a statement.
-func (st *fileState) literal(lit *ast.BasicLit) {
-	switch lit.Kind {
-	case token.INT:
-		st.intConst(lit)
-	case token.STRING:
-		s, err := strconv.Unquote(lit.Value)
-		if err != nil || !looksLikeSQL(s) {
-			return
-		}
-		write := false
-		for _, k := range []string{"UPDATE", "INSERT", "DELETE", "REPLACE"} {
-			if strings.HasPrefix(strings.TrimSpace(s), k) {
-				write = true
-			}
-		}
-		for _, sm := range mutateSQL(s) {
-			m := &Mutant{Operator: sm.op, Original: sm.original, Mutated: sm.mutated}
-			st.add(m, lit, requote(lit.Value, sm.sql))
-			m.Authority = sm.op == SQLBegin || sm.where && write
-			m.sqlHead = sm.head
-		}
-	}
-}
-
-// requote writes s as a Go string literal in the style of orig.
-func requote(orig, s string) string {
-	if strings.HasPrefix(orig, "`") && !strings.Contains(s, "`") {
-		return "`" + s + "`"
-	}
-	return strconv.Quote(s)
-}
-
-// besideAnError marks the integer literals ret returns beside an error
-// that is not nil, as in `return 0, err`. By Go's convention a caller that
-// gets an error reads no other result, so c+1 and c-1 there could only be
-// equivalent mutants: they are not generated. A result that calls a
-// function keeps its literals, since the call may do something.
-func (st *fileState) besideAnError(ret *ast.ReturnStmt) {
-	n := len(ret.Results)
-	if n < 2 || !st.isError(ret.Results[n-1]) {
-		return
-	}
-	for _, r := range ret.Results[:n-1] {
-		var lits []*ast.BasicLit
-		call := false
-		ast.Inspect(r, func(x ast.Node) bool {
-			switch x := x.(type) {
-			case *ast.CallExpr:
-				call = true
-			case *ast.BasicLit:
-				lits = append(lits, x)
-			}
-			return true
-		})
-		for _, lit := range lits {
-			st.besideError[lit] = !call
-		}
-	}
-}
+// errorType is the predeclared error.
+var errorType = types.Universe.Lookup("error").Type()
 
 // isError reports whether e has type error and is not the nil literal.
 func (st *fileState) isError(e ast.Expr) bool {
@@ -421,91 +347,5 @@ func (st *fileState) isError(e ast.Expr) bool {
 	if !ok || tv.IsNil() {
 		return false
 	}
-	return types.Identical(tv.Type, types.Universe.Lookup("error").Type())
-}
-
-// intConst generates c+1 and c-1 for an integer literal whose type is an
-// integer type this package can name, unless it is returned beside an
-// error.
-func (st *fileState) intConst(lit *ast.BasicLit) {
-	if st.besideError[lit] {
-		return
-	}
-	tv, ok := st.pkg.TypesInfo.Types[lit]
-	if !ok || tv.Value == nil {
-		return
-	}
-	typ := tv.Type
-	name := "int"
-	if b, ok := typ.(*types.Basic); ok {
-		if b.Info()&types.IsInteger == 0 {
-			return
-		}
-		if b.Info()&types.IsUntyped == 0 {
-			name = b.Name()
-		}
-	} else if n, ok := typ.(*types.Named); ok {
-		if n.Obj().Pkg() != st.pkg.Types {
-			return
-		}
-		if b, ok := n.Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
-			return
-		}
-		name = n.Obj().Name()
-	} else {
-		return
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	if !exact {
-		return
-	}
-	for _, d := range []int64{1, -1} {
-		nv := v + d
-		if !fits(typ, nv) {
-			continue
-		}
-		text := formatLike(lit.Value, nv)
-		m := &Mutant{Operator: IntConst, Original: lit.Value, Mutated: text, typ: name}
-		st.add(m, lit, text)
-	}
-}
-
-// fits reports whether v is representable in the integer type t.
-func fits(t types.Type, v int64) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	if !ok {
-		return false
-	}
-	if b.Info()&types.IsUnsigned != 0 && v < 0 {
-		return false
-	}
-	switch b.Kind() {
-	case types.Int8:
-		return v >= -128 && v <= 127
-	case types.Uint8:
-		return v <= 255
-	case types.Int16:
-		return v >= -32768 && v <= 32767
-	case types.Uint16:
-		return v <= 65535
-	}
-	return true
-}
-
-// formatLike writes v in the base lit was written in.
-func formatLike(lit string, v int64) string {
-	neg := ""
-	if v < 0 {
-		neg, v = "-", -v
-	}
-	l := strings.ToLower(lit)
-	switch {
-	case strings.HasPrefix(l, "0x"):
-		return neg + lit[:2] + strconv.FormatInt(v, 16)
-	case strings.HasPrefix(l, "0o"):
-		return neg + lit[:2] + strconv.FormatInt(v, 8)
-	case strings.HasPrefix(l, "0b"):
-		return neg + lit[:2] + strconv.FormatInt(v, 2)
-	}
-	return neg + strconv.FormatInt(v, 10)
+	return types.Identical(tv.Type, errorType)
 }

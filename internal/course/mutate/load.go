@@ -1,57 +1,18 @@
 package mutate
 
-// This file finds and loads the packages to mutate: the mechanism, which
-// is every package directly under internal/ except the runner's and the
-// course tooling's groups.
+// This file loads the packages to mutate (layers.go declares which they
+// are), parsed and type-checked from source.
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/packages"
 
 	"github.com/fencelab/fencelab/internal/course/variant"
 )
-
-// notMechanism are the folders under internal/ that group the layers above
-// the mechanism.
-var notMechanism = map[string]bool{"runner": true, "course": true}
-
-// MechanismPackages returns the mechanism's package folders under root,
-// relative to it and slash-separated (internal/mailbox, ...), sorted.
-func MechanismPackages(root string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(root, "internal"))
-	if err != nil {
-		return nil, fmt.Errorf("mechanism packages: %w", err)
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.IsDir() || notMechanism[e.Name()] {
-			continue
-		}
-		if hasGo(filepath.Join(root, "internal", e.Name())) {
-			out = append(out, "internal/"+e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-// hasGo reports whether dir holds a non-test Go file.
-func hasGo(dir string) bool {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	for _, f := range files {
-		if !strings.HasSuffix(f, "_test.go") {
-			return true
-		}
-	}
-	return false
-}
 
 // errLoad is wrapped by every failure to load or type-check a package.
 var errLoad = errors.New("mutate: cannot load package")

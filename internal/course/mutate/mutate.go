@@ -1,17 +1,43 @@
-// Package mutate measures the chapters' tests against mistakes nobody
-// chose: it generates mutants of the mechanism packages mechanically, from
-// their Go and from the SQL they send, runs the chapter tests against each
-// one, and reports which mutants the tests kill.
+// Package mutate measures the course's tests against mistakes nobody
+// chose: it generates mutants of the packages its declaration names (the
+// mechanism, the runner, and drill's exit statuses) mechanically, from
+// their Go and from the SQL they send, runs the tests that reach each
+// package against every mutant, and reports which mutants the tests kill.
 //
 // A mutant is one small, mechanical change to the source: a relational
 // operator flipped, one operand of && dropped, an error check removed, a
-// WHERE conjunct dropped from a statement. The weakening catalog (package
-// weakening) holds the mistakes the course chose to teach; mutants are the
-// ones nobody chose. A mutant the tests do not kill is a property no test
-// states, unless it is excused in writing: equivalent (no behaviour can tell
-// it apart) or unreachable (a failure the course cannot provoke).
+// returned error made nil, two writes swapped, a WHERE conjunct dropped
+// from a statement. The weakening catalog (package weakening) holds the
+// mistakes the course chose to teach; mutants are the ones nobody chose. A
+// mutant the tests do not kill is a property no test states, unless it is
+// excused in writing: equivalent (no behaviour can tell it apart) or
+// unreachable (a failure the course cannot provoke).
 //
-// Most mutants are compiled together into one build per chapter (mutant
+// The pipeline, a file each:
+//
+//   - layers.go: what every folder under internal/ is (mechanism, runner,
+//     helper, tooling), which functions decide who may act, which return
+//     exit statuses, which clamp a sum. Nothing is guessed from a name.
+//   - operator.go: the registry. Each Go operator is one file (op_*.go),
+//     each SQL operator one row of sql.go's table, holding its generator,
+//     how a shared build switches it and whether it may decide authority.
+//   - load.go, generate.go: the packages parsed and type-checked, and
+//     walked, every node handed to every operator.
+//   - typecheck.go: each mutant type-checked alone; one that does not
+//     build is invalid.
+//   - judges.go, scripts.go: which test packages can kill a mutant of a
+//     package: the chapters that use it, and for the runner the scripts
+//     that run its commands and the runner's own tests.
+//   - key.go, verdicts.go, sample.go: each verdict is stored in
+//     chapters/mutant-verdicts under a key (the mutant, its function's
+//     source, the test side of its judges, its excuse) and reused while the
+//     key holds; a sample of reused verdicts is judged again to keep that
+//     honest.
+//   - schema.go, lazy.go, build.go: the shared build (below).
+//   - judge.go, exec.go: running the judges, quickest first.
+//   - excuse.go, report.go: excuses applied, verdicts summed up.
+//
+// Most mutants are compiled together into one build per judge (mutant
 // schemata): each mutated expression keeps its original and its mutated
 // forms, and an environment variable picks which mutant a test process
 // runs. The build is paid once. An unexported constant declared alone
@@ -26,44 +52,6 @@ import (
 	"strings"
 )
 
-// Operator names one kind of mechanical change.
-type Operator string
-
-// The operators. The Go ones work on the syntax tree; the SQL ones on the
-// statements inside string literals the mechanism sends to SQLite.
-const (
-	// RelOp flips a relational operator: < and <=, > and >=, == and !=.
-	RelOp Operator = "relop"
-	// CondOperand drops one operand of && or ||.
-	CondOperand Operator = "cond-operand"
-	// Not drops a logical negation.
-	Not Operator = "not"
-	// ErrCheck removes an `if err != nil { return ... }`.
-	ErrCheck Operator = "err-check"
-	// RowsAffected ignores the check of a RowsAffected result: the code
-	// acts as if the statement changed the row it aimed at.
-	RowsAffected Operator = "rows-affected"
-	// IntConst replaces an integer constant c with c+1 or c-1.
-	IntConst Operator = "int-const"
-	// CallDelete deletes a call statement whose result is unused.
-	CallDelete Operator = "call-delete"
-	// SQLWhereDrop drops one top-level conjunct of a WHERE clause.
-	SQLWhereDrop Operator = "sql-where-drop"
-	// SQLCompare flips a comparison operator in a statement.
-	SQLCompare Operator = "sql-compare"
-	// SQLSetDrop drops one assignment from a SET list.
-	SQLSetDrop Operator = "sql-set-drop"
-	// SQLBegin turns BEGIN IMMEDIATE into a plain BEGIN.
-	SQLBegin Operator = "sql-begin"
-)
-
-// Operators lists every operator, in the order reports show them.
-var Operators = []Operator{RelOp, CondOperand, Not, ErrCheck, RowsAffected, IntConst, CallDelete,
-	SQLWhereDrop, SQLCompare, SQLSetDrop, SQLBegin}
-
-// isSQL reports whether op changes SQL rather than Go.
-func (op Operator) isSQL() bool { return strings.HasPrefix(string(op), "sql-") }
-
 // Mutant is one generated change to one file of a mechanism package.
 type Mutant struct {
 	// ID names the mutant stably: package, function, operator and a hash
@@ -77,18 +65,29 @@ type Mutant struct {
 	// Original and Mutated are the changed snippet before and after, for
 	// people (for SQL: the fragment of the statement that changes).
 	Original, Mutated string
-	// Authority is true for a change to the SQL or the Go condition that
-	// decides who may claim, complete, finish, dead-letter or admit. Such a
-	// mutant can never be excused as unreachable.
+	// Authority is true for a change that can decide who may act: the
+	// SQL that writes or begins the transaction, or, in a function the
+	// declaration lists as deciding (Package.Decides), a change its
+	// operator may make there. Such a mutant can never be excused as
+	// unreachable.
 	Authority bool
 
 	start, end  int    // byte offsets of the replaced source range
 	original    string // the source text of [start, end), to notice a file that changed
 	replacement string // the source text that replaces [start, end)
-	stmt        bool   // the range is a whole statement (CallDelete)
-	typ         string // for IntConst: the Go type the constant takes
-	sqlHead     string // for SQL operators: the statement's first words
-	schema      bool   // can be switched at run time inside a shared build
+	// typ is the Go type a picked or lazy switch spells (int64, string,
+	// error, or an alias of the types file).
+	typ string
+	// aliases and imports are what the types file must declare for typ:
+	// alias name to type, import name to path.
+	aliases, imports map[string]string
+	// keep, if set, is an expression the mutant alone keeps in use (var _
+	// = keep at the end of its file): the call it replaced may have been
+	// the file's only use of an import. A shared build keeps the call.
+	keep    string
+	sqlHead string // for SQL operators: the statement's first words
+	declSum string // a hash of the enclosing declaration's source
+	schema  bool   // can be switched at run time inside a shared build
 	// constAt is, for a mutant of an unexported package-level constant
 	// declared alone, the offset of its "const" keyword: a shared build
 	// may declare it a variable instead, so a switch can reach it. 0 for

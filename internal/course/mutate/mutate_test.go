@@ -2,8 +2,9 @@ package mutate
 
 // The engine is graded on the fixture module in testdata/mutate at the top
 // of the repository: a ledger package with one example of each Go
-// operator and a chapter that kills some of its mutants, and a store
-// package with one example of each SQL operator.
+// operator and a chapter that kills some of its mutants, a store package
+// with one example of each SQL operator and a transaction, and a tool
+// package with exit statuses.
 
 import (
 	"os"
@@ -22,6 +23,15 @@ import (
 // fixture is the fixture module, relative to this package.
 const fixture = "../../../testdata/mutate"
 
+// fixtureTree declares the fixture's packages: what decides authority,
+// a clamp, and the exit statuses of its tool.
+var fixtureTree = Tree{
+	{Dir: "internal/ledger", Layer: Mechanism, Decides: []string{"May", "Ledger.Take"},
+		Clamps: map[string]func([]string) string{"Bound": func(a []string) string { return a[0] + " + " + a[1] }}},
+	{Dir: "internal/store", Layer: Mechanism, Decides: []string{"Claim"}},
+	{Dir: "internal/tool", Layer: Runner, Exits: []string{"Main"}},
+}
+
 // copyFixture copies the fixture module into a fresh directory, so a test
 // may edit it or build in it.
 func copyFixture(t *testing.T) string {
@@ -32,15 +42,23 @@ func copyFixture(t *testing.T) string {
 }
 
 // generateIn loads the package folder rel of the module at root and
-// returns its mutants.
+// returns its mutants, as fixtureTree declares it.
 func generateIn(t *testing.T, root, rel string) []*Mutant {
+	t.Helper()
+	return generateWith(t, root, rel, fixtureTree)
+}
+
+// generateWith is generateIn under the declaration tree.
+func generateWith(t *testing.T, root, rel string, tree Tree) []*Mutant {
 	t.Helper()
 	abs, err := filepath.Abs(root)
 	assert.NilError(t, err)
 	pkgs, _, err := load(t.Context(), abs, []string{rel})
 	assert.NilError(t, err)
 	assert.Equal(t, len(pkgs), 1, "packages loaded from %s", rel)
-	return generate(abs, pkgs[0])
+	ms, err := generate(abs, tree, pkgs[0])
+	assert.NilError(t, err)
+	return ms
 }
 
 // find returns the mutants of op whose snippets are original and mutated.
@@ -101,17 +119,19 @@ func TestNoIntegerMutantBesideAnError(t *testing.T) {
 }
 
 // TestConstantsAreSwitchedWhereAVariableCanStand: an unexported constant
-// declared alone becomes a variable in the shared build, so its mutants
-// need no build of their own, unless it stands where only a constant may
-// (an array length); an exported one may be used so in another package,
-// and is always built alone.
+// declared alone, or a block of them, becomes a variable in the shared
+// build, so its mutants need no build of their own, unless it stands
+// where only a constant may (an array length); an exported one may be
+// used so in another package, and is always built alone. A package-level
+// variable is switched like code in a function.
 func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs(fixture)
 	assert.NilError(t, err)
 	pkgs, u, err := load(t.Context(), root, []string{"internal/ledger"})
 	assert.NilError(t, err)
-	ms := generate(root, pkgs[0])
+	ms, err := generate(root, fixtureTree, pkgs[0])
+	assert.NilError(t, err)
 	var valid []*Mutant
 	for _, m := range ms {
 		if checkAlone(pkgs[0], u, m) == nil {
@@ -121,7 +141,7 @@ func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 	assert.NilError(t, switchConstants(root, map[string]*packages.Package{"internal/ledger": pkgs[0]}, u, valid))
 	switched := map[string]bool{}
 	for _, m := range valid {
-		if m.Operator == IntConst && (m.Func == "Limit" || m.Func == "width" || m.Func == "pageSize") {
+		if m.Operator == IntConst && slices.Contains([]string{"Limit", "width", "pageSize", "lineMin", "lineMax", "retries"}, m.Func) {
 			switched[m.Func+" "+m.Original+" -> "+m.Mutated] = m.schema
 		}
 	}
@@ -131,6 +151,12 @@ func TestConstantsAreSwitchedWhereAVariableCanStand(t *testing.T) {
 		"width 2 -> 3":      false,
 		"pageSize 10 -> 11": true,
 		"pageSize 10 -> 9":  true,
+		"lineMin 1 -> 2":    true, // a block of unexported constants
+		"lineMin 1 -> 0":    true,
+		"lineMax 80 -> 81":  true,
+		"lineMax 80 -> 79":  true,
+		"retries 4 -> 5":    true, // a package-level variable
+		"retries 4 -> 3":    true,
 	})
 }
 
@@ -197,6 +223,9 @@ func TestIDsSurviveAnUnrelatedLineAbove(t *testing.T) {
 
 	assert.Equal(t, len(after), len(before), "mutants after adding an unrelated line")
 	for i := range before {
+		if before[i].File != "internal/ledger/ledger.go" {
+			continue
+		}
 		assert.Equal(t, after[i].ID, before[i].ID, "ID of %s after adding a line above it", before[i].Diff())
 		assert.Assert(t, after[i].Line > before[i].Line, "line of %s did not move: the test did not add a line above it", before[i].Diff())
 	}
@@ -206,7 +235,7 @@ func TestIDsSurviveAnUnrelatedLineAbove(t *testing.T) {
 // same snippet appears twice in one function.
 func TestIDsAreUnique(t *testing.T) {
 	t.Parallel()
-	for _, rel := range []string{"internal/ledger", "internal/store"} {
+	for _, rel := range []string{"internal/ledger", "internal/store", "internal/tool"} {
 		seen := map[string]string{}
 		for _, m := range generateIn(t, fixture, rel) {
 			prev, dup := seen[m.ID]
@@ -228,12 +257,15 @@ func TestEveryVerdictArises(t *testing.T) {
 	root := copyFixture(t)
 	r := &variant.Runner{Root: root, Jobs: 2}
 	t.Cleanup(func() { assert.NilError(t, r.Close()) })
-	rep, err := Run(t.Context(), Config{Runner: r, Packages: []string{"internal/ledger"}})
+	rep, err := Run(t.Context(), Config{Runner: r, Tree: fixtureTree, Packages: []string{"internal/ledger"}})
 	assert.NilError(t, err)
 
 	byDiff := map[string]Result{}
 	for _, r := range rep.Mutants {
 		byDiff[strings.SplitN(r.Diff, ": ", 2)[1]] = r
+		// And under its function: internal/ledger/ledger.go:24 (Ledger.Take): ... -> Ledger.Take: ...
+		_, fn, _ := strings.Cut(r.Diff, " (")
+		byDiff[strings.Replace(fn, "): ", ": ", 1)] = r
 	}
 	verdict := func(diff string) Result {
 		t.Helper()
@@ -258,6 +290,18 @@ func TestEveryVerdictArises(t *testing.T) {
 	assert.Assert(t, is.Contains(invalid.Reason, "does not build"), "why the mutant is invalid")
 
 	assert.Equal(t, verdict("`3` -> `2`").Verdict, Survived, "Limit-1: built alone, and the chapter reads Limit itself")
+
+	// One mutant of each switch kind the new operators use, killed through
+	// the shared build: a lazy error, a lazy value whose type the types
+	// file names (time.Duration), and two statements swapped.
+	for _, diff := range []string{"Ledger.Take: `ErrFull` -> `nil`", "Sync: `werr` -> `ferr`", "Wait: `min(d, time.Second)` -> `d`"} {
+		assert.Equal(t, verdict(diff).Verdict, Killed, "%s through the shared build", diff)
+	}
+	for _, r := range rep.Mutants {
+		if r.Operator == SwapWrites {
+			assert.Equal(t, r.Verdict, Killed, "the commit mark written before the entry: %s", r.Diff)
+		}
+	}
 
 	total := rep.Total()
 	assert.Equal(t, total.Mutants, total.Killed+total.Excused+total.Survived+total.Invalid, "every mutant has one verdict")
@@ -305,13 +349,19 @@ func TestParseExcusesRejectsWhatAReviewerCannotCheck(t *testing.T) {
 }
 
 // TestMechanismPackagesLeaveOutTheUpperLayers: the runner and the course
-// tooling are not mutated; every other package under internal/ is.
+// tooling are not the mechanism; a module the engine has no declaration
+// for has every folder directly under internal/ as its mechanism.
 func TestMechanismPackagesLeaveOutTheUpperLayers(t *testing.T) {
 	t.Parallel()
 	got, err := MechanismPackages("../../..")
 	assert.NilError(t, err)
 	assert.Assert(t, slices.Contains(got, "internal/mailbox"), "mechanism packages %v", got)
-	assert.Assert(t, !slices.Contains(got, "internal/runner") && !slices.Contains(got, "internal/course"), "mechanism packages %v include an upper layer", got)
+	for _, p := range got {
+		assert.Assert(t, !strings.HasPrefix(p, "internal/runner") && !strings.HasPrefix(p, "internal/course"), "mechanism packages %v include an upper layer", got)
+	}
+	got, err = MechanismPackages(fixture)
+	assert.NilError(t, err)
+	assert.DeepEqual(t, got, []string{"internal/ledger", "internal/store", "internal/tool"})
 }
 
 // TestApplyMutatesOneFile: the file another tool gets for one mutant has

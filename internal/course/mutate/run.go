@@ -1,15 +1,15 @@
 package mutate
 
-// This file runs the whole measurement: generate, sort out the mutants
-// that do not build, compile the schemata once per chapter, then judge
-// every mutant against the chapters that can kill it, a few at a time.
+// This file runs the whole measurement: generate the mutants, sort out
+// those that do not build, find their judges and their keys, reuse every
+// stored verdict whose key holds, compile the schemata once for the rest,
+// judge them a few at a time, and store the verdicts.
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -36,9 +36,17 @@ type Config struct {
 	// Runner runs the chapters' tests; its Jobs bounds how many mutants
 	// are judged at once.
 	Runner *variant.Runner
+	// Tree declares the module's packages; TreeOf(Runner.Root) if nil.
+	Tree Tree
 	// Packages are the package folders to mutate (internal/mailbox); every
-	// mechanism package if empty.
+	// package the tree mutates if empty.
 	Packages []string
+	// Full judges every mutant again, reusing no stored verdict.
+	Full bool
+	// Sample re-judges that many reused verdicts, chosen at random with
+	// Seed (a fresh seed if 0), and reports each that differs.
+	Sample int
+	Seed   uint64
 	// OnResult, if set, sees each verdict as it is reached, from one
 	// goroutine at a time.
 	OnResult func(Result)
@@ -56,6 +64,7 @@ type Result struct {
 	KilledBy  string   `json:"killed_by,omitempty"` // the first failing test and its first failure line
 	Reason    string   `json:"reason,omitempty"`    // the excuse, or why the mutant is invalid
 	Authority bool     `json:"authority,omitempty"` // it decides who may act
+	Reused    bool     `json:"reused,omitempty"`    // the stored verdict, its key unchanged
 	Seconds   float64  `json:"seconds"`
 }
 
@@ -64,12 +73,20 @@ type Result struct {
 type measurement struct {
 	cfg      Config
 	root     string
+	module   string
+	tree     Tree
+	dirs     []string
 	all      []*Mutant
 	results  []Result // by the index of the mutant in all
 	runnable []int    // the mutants that build on their own
+	todo     []int    // the runnable mutants this run judges
+	keys     []string // by the index of the mutant in all
+	stored   map[string]stored
+	sampled  map[int]Verdict // a sampled mutant's stored verdict
+	fresh    map[int]Verdict // the verdict judged this run, before excuses
 	byPkg    map[string]*packages.Package
 	u        universe
-	chapters []*chapter
+	judges   []*judge
 	excuses  map[string]Excuse
 	rep      *Report
 }
@@ -78,57 +95,103 @@ type measurement struct {
 // An error means the measurement could not be made (the tree does not
 // load, the schemata do not build, a chapter fails with no mutant on, the
 // run was interrupted); survivors are not errors, they are in the Report.
+// The verdicts reached are stored even when the run is interrupted.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	start := time.Now()
 	m, err := prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	b, err := m.buildSchemata(ctx)
+	m.reuse()
+	m.pickSample()
+	m.cfg.logf("mutate: %d mutants: %d valid, %d verdicts reused, %d to judge", len(m.all), len(m.runnable), len(m.runnable)-len(m.todo), len(m.todo))
+	if len(m.todo) > 0 {
+		err = m.judgeTodo(ctx)
+	}
+	if serr := m.saveVerdicts(); serr != nil {
+		err = errors.Join(err, serr)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if err := m.judgeAll(ctx, b); err != nil {
-		return nil, err
-	}
-	m.rep.finish(m.results, m.excuses, m.all)
+	m.checkSample()
+	m.rep.finish(m.results, m.excuses)
 	m.rep.Seconds = round(time.Since(start).Seconds())
 	return m.rep, nil
 }
 
-// prepare loads the packages, generates their mutants, finds the chapters
-// that can judge them and sets aside the mutants that do not build.
+// judgeTodo builds the schemata of the mutants to judge and judges them.
+func (m *measurement) judgeTodo(ctx context.Context) error {
+	b, err := m.buildSchemata(ctx)
+	if err != nil {
+		return err
+	}
+	return m.judgeAll(ctx, b)
+}
+
+// prepare loads the packages, generates their mutants, sets aside those
+// that do not build, and finds the judges and the keys of the others.
 func prepare(ctx context.Context, cfg Config) (*measurement, error) {
-	root := cfg.Runner.Root
-	module, err := cfg.Runner.Module(ctx)
+	m, err := newMeasurement(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	dirs := cfg.Packages
-	if len(dirs) == 0 {
-		if dirs, err = MechanismPackages(root); err != nil {
+	if err := m.generateAll(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.findJudges(ctx); err != nil {
+		return nil, err
+	}
+	if err := m.computeKeys(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// newMeasurement reads the declaration, the packages to mutate and the
+// excuses.
+func newMeasurement(ctx context.Context, cfg Config) (*measurement, error) {
+	m := &measurement{cfg: cfg, root: cfg.Runner.Root, tree: cfg.Tree, byPkg: map[string]*packages.Package{}, rep: &Report{},
+		sampled: map[int]Verdict{}, fresh: map[int]Verdict{}}
+	var err error
+	if m.module, err = cfg.Runner.Module(ctx); err != nil {
+		return nil, err
+	}
+	if m.tree == nil {
+		if m.tree, err = TreeOf(m.root); err != nil {
 			return nil, err
 		}
 	}
-	cfg.logf("mutate: loading %s", strings.Join(dirs, " "))
-	pkgs, u, err := load(ctx, root, dirs)
-	if err != nil {
+	if err := m.tree.check(); err != nil {
 		return nil, err
 	}
-	m := &measurement{cfg: cfg, root: root, u: u, byPkg: map[string]*packages.Package{}, rep: &Report{}}
-	if m.excuses, err = ReadExcuses(root); err != nil {
+	if m.dirs = cfg.Packages; len(m.dirs) == 0 {
+		m.dirs = m.tree.Dirs(Mechanism, Runner, Tooling)
+	}
+	if m.excuses, err = ReadExcuses(m.root); err != nil {
 		m.rep.Problems = append(m.rep.Problems, err.Error())
 	}
+	return m, nil
+}
+
+// generateAll loads the packages, generates their mutants, and
+// type-checks each one alone: one that does not build is invalid.
+func (m *measurement) generateAll(ctx context.Context) error {
+	m.cfg.logf("mutate: loading %s", strings.Join(m.dirs, " "))
+	pkgs, u, err := load(ctx, m.root, m.dirs)
+	if err != nil {
+		return err
+	}
+	m.u = u
 	for _, p := range pkgs {
-		ms := generate(root, p)
+		ms, err := generate(m.root, m.tree, p)
+		if err != nil {
+			return err
+		}
 		for _, mu := range ms {
 			m.byPkg[mu.Package] = p
 		}
 		m.all = append(m.all, ms...)
-	}
-	cfg.logf("mutate: %d mutants in %d packages", len(m.all), len(pkgs))
-	if m.chapters, err = findChapters(ctx, cfg.Runner, module); err != nil {
-		return nil, err
 	}
 	m.results = make([]Result, len(m.all))
 	for i, mu := range m.all {
@@ -139,49 +202,124 @@ func prepare(ctx context.Context, cfg Config) (*measurement, error) {
 		}
 		m.runnable = append(m.runnable, i)
 	}
-	return m, nil
+	return nil
 }
 
-// judgeAll judges every runnable mutant in the Runner's pool and applies
+// findJudges lists the test packages that can judge the mutants.
+func (m *measurement) findJudges(ctx context.Context) error {
+	l, err := listPackages(ctx, m.cfg.Runner, m.module, m.tree)
+	if err != nil {
+		return err
+	}
+	if m.judges, err = l.judges(); err != nil {
+		return err
+	}
+	return l.testSides(m.judges)
+}
+
+// computeKeys computes every runnable mutant's key and reads the stored
+// verdicts.
+func (m *measurement) computeKeys() error {
+	sum, err := moduleSum(m.root)
+	if err != nil {
+		return err
+	}
+	m.keys = make([]string, len(m.all))
+	for _, i := range m.runnable {
+		mu := m.all[i]
+		m.keys[i] = key(mu, m.judges, m.excuses[mu.ID], sum)
+	}
+	if m.cfg.Full {
+		m.stored = map[string]stored{}
+		return nil
+	}
+	m.stored, err = readVerdicts(m.root, m.dirs)
+	return err
+}
+
+// reuse takes the stored verdict of every runnable mutant whose key
+// holds, and lists the others to judge.
+func (m *measurement) reuse() {
+	for _, i := range m.runnable {
+		s, ok := m.stored[m.all[i].ID]
+		if !ok || s.Key != m.keys[i] {
+			m.todo = append(m.todo, i)
+			continue
+		}
+		r := &m.results[i]
+		r.Verdict, r.Reused = s.Verdict, true
+		excuse(r, m.excuses, m.rep)
+	}
+}
+
+// judgeAll judges every mutant to judge in the Runner's pool and applies
 // the excuses as verdicts arrive.
 func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 	var mu sync.Mutex
-	err := m.cfg.Runner.Each(ctx, len(m.runnable), func(ctx context.Context, k int) error {
-		i := m.runnable[k]
-		j := b.judge(ctx, m.all[i], m.chapters)
+	err := m.cfg.Runner.Each(ctx, len(m.todo), func(ctx context.Context, k int) error {
+		i := m.todo[k]
+		j := b.judge(ctx, m.all[i], m.judges)
 		if ctx.Err() != nil {
 			return ctx.Err() // an interrupted judge proves nothing
+		}
+		if j.err != nil {
+			return j.err
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		r := &m.results[i]
-		r.Verdict, r.KilledBy, r.Reason, r.Seconds = j.Verdict, j.KilledBy, j.Reason, j.Seconds
+		r.Verdict, r.KilledBy, r.Reason, r.Seconds, r.Reused = j.Verdict, j.KilledBy, j.Reason, j.Seconds, false
+		m.fresh[i] = j.Verdict
+		if r.Verdict == Killed || r.Verdict == Survived {
+			m.stored[r.ID] = stored{Verdict: r.Verdict, Key: m.keys[i]}
+		}
 		excuse(r, m.excuses, m.rep)
 		if m.cfg.OnResult != nil {
 			m.cfg.OnResult(*r)
 		}
+		if len(m.fresh)%saveEvery == 0 {
+			// A long run killed outright keeps most of what it judged.
+			return m.saveVerdicts()
+		}
 		return nil
 	})
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("mutate: interrupted: %w", err)
+	case err != nil:
+		return err
 	}
 	return nil
+}
+
+// saveEvery is how many verdicts a run reaches between two writes of the
+// verdict files.
+const saveEvery = 50
+
+// saveVerdicts writes the verdict file of every package measured: the
+// verdict of each of its runnable mutants that has one, reused or new.
+func (m *measurement) saveVerdicts() error {
+	byPkg := map[string]map[string]stored{}
+	for _, d := range m.dirs {
+		byPkg[d] = map[string]stored{}
+	}
+	for _, i := range m.runnable {
+		r := m.results[i]
+		if s, ok := m.stored[r.ID]; ok && s.Key == m.keys[i] && byPkg[r.Package] != nil {
+			byPkg[r.Package][r.ID] = s
+		}
+	}
+	var errs []error
+	for _, d := range sortedKeys(byPkg) {
+		errs = append(errs, writeVerdicts(m.root, d, byPkg[d]))
+	}
+	return errors.Join(errs...)
 }
 
 func (cfg Config) logf(format string, args ...any) {
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, format+"\n", args...)
 	}
-}
-
-// checkAlone type-checks m's package with m applied on its own.
-func checkAlone(pkg *packages.Package, u universe, m *Mutant) error {
-	abs := filepath.Join(filepath.Dir(pkg.CompiledGoFiles[0]), filepath.Base(m.File))
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return err
-	}
-	return typecheck(pkg, u, map[string]string{abs: apply(src, m)})
 }
 
 // excuse turns a survivor with a valid excuse into Excused. An excuse

@@ -139,7 +139,11 @@ func emit(b *strings.Builder, src []byte, sites []*site, from, to int, nums map[
 			return 0, err
 		}
 		inner.Write(src[end:s.end])
-		b.WriteString(wrap(s, inner.String(), nums))
+		w, err := wrap(s, inner.String(), nums)
+		if err != nil {
+			return 0, err
+		}
+		b.WriteString(w)
 		pos = s.end
 		i = j - 1
 	}
@@ -147,39 +151,47 @@ func emit(b *strings.Builder, src []byte, sites []*site, from, to int, nums map[
 }
 
 // wrap puts the mutants of one site around orig, the site's own source
-// with every nested site already switched.
-func wrap(s *site, orig string, nums map[*Mutant]int) string {
-	ids := make([]string, len(s.mutants))
-	for i, m := range s.mutants {
-		ids[i] = strconv.Itoa(nums[m])
-	}
+// with every nested site already switched, as their operator's switch
+// kind says. Every mutant of a site has the same kind and type.
+func wrap(s *site, orig string, nums map[*Mutant]int) (string, error) {
 	first := s.mutants[0]
-	switch {
-	case first.stmt:
-		// Deleting a statement: it runs unless its mutant is on. (A
-		// deferred call inside the if is still deferred to the function's
-		// return.)
-		return "if _fencelabOff(" + strings.Join(ids, ", ") + ") { " + orig + " }"
-	case first.Operator == IntConst:
-		alts := make([]string, len(s.mutants))
-		for i, m := range s.mutants {
-			alts[i] = m.replacement
-		}
-		return "_fencelabPick[" + first.typ + "](" + orig + ", []int{" + strings.Join(ids, ", ") + "}, []" + first.typ + "{" + strings.Join(alts, ", ") + "})"
-	case first.Operator.isSQL():
-		alts := make([]string, len(s.mutants))
-		for i, m := range s.mutants {
-			alts[i] = m.replacement
-		}
-		return "_fencelabPick(" + orig + ", []int{" + strings.Join(ids, ", ") + "}, []string{" + strings.Join(alts, ", ") + "})"
-	}
-	// A boolean expression: only the chosen branch is evaluated, so side
-	// effects happen once, as in the original.
-	var b strings.Builder
-	b.WriteString("(")
+	kind := registry[first.Operator].switched
+	ids := make([]string, len(s.mutants))
+	alts := make([]string, len(s.mutants))
 	for i, m := range s.mutants {
-		fmt.Fprintf(&b, "_fencelabOn(%s) && (%s) || ", ids[i], m.replacement)
+		if registry[m.Operator].switched != kind || m.typ != first.typ {
+			return "", fmt.Errorf("%s and %s change the same source but are switched differently", first.ID, m.ID)
+		}
+		ids[i], alts[i] = strconv.Itoa(nums[m]), m.replacement
 	}
-	fmt.Fprintf(&b, "_fencelabOff(%s) && (%s))", strings.Join(ids, ", "), orig)
-	return b.String()
+	on := func(i int) string { return "_fencelabOn(" + ids[i] + ")" }
+	var b strings.Builder
+	switch kind {
+	case switchDelete:
+		// A deferred call inside the if is still deferred to the
+		// function's return.
+		return "if _fencelabOff(" + strings.Join(ids, ", ") + ") { " + orig + " }", nil
+	case switchPick:
+		return "_fencelabPick[" + first.typ + "](" + orig + ", []int{" + strings.Join(ids, ", ") + "}, []" + first.typ + "{" + strings.Join(alts, ", ") + "})", nil
+	case switchLazy:
+		b.WriteString("func() " + first.typ + " { ")
+		for i := range alts {
+			b.WriteString("if " + on(i) + " { return " + alts[i] + " }; ")
+		}
+		b.WriteString("return " + orig + " }()")
+	case switchStmts:
+		for i := range alts {
+			b.WriteString("if " + on(i) + " {\n" + alts[i] + "\n} else ")
+		}
+		b.WriteString("{\n" + orig + "\n}")
+	default:
+		// A boolean expression: only the chosen branch is evaluated, so
+		// side effects happen once, as in the original.
+		b.WriteString("(")
+		for i := range alts {
+			fmt.Fprintf(&b, "%s && (%s) || ", on(i), alts[i])
+		}
+		fmt.Fprintf(&b, "_fencelabOff(%s) && (%s))", strings.Join(ids, ", "), orig)
+	}
+	return b.String(), nil
 }

@@ -1,104 +1,45 @@
 package mutate
 
-// This file mutates SQL: the statements the mechanism sends to SQLite,
-// where most of the course's guarantees live. A small tokenizer is enough:
-// the mechanism's SQL is plain DML, and a mutant only needs to find the
-// WHERE conjuncts, the comparisons and the SET assignments at their own
-// parenthesis depth.
+// This file is the SQL family: the operators that mutate the statements
+// the mechanism sends to SQLite, where most of the course's guarantees
+// live. Each operator is one row of the table below; sqlLiteral hands
+// them every string constant that holds a statement.
 
 import (
+	"go/ast"
+	"go/token"
+	"strconv"
 	"strings"
-	"unicode"
 )
 
-// sqlToken is one token of a statement, with its byte range in the text.
-type sqlToken struct {
-	text       string
-	start, end int
-	depth      int  // parenthesis depth the token stands at
-	word       bool // an identifier or keyword
-}
+// The SQL family.
+const (
+	SQLWhereDrop Operator = "sql-where-drop"
+	SQLCompare   Operator = "sql-compare"
+	SQLSetDrop   Operator = "sql-set-drop"
+	SQLBegin     Operator = "sql-begin"
+)
 
-// upper returns the token as an upper-case keyword, or "" if it is not a word.
-func (t sqlToken) upper() string {
-	if !t.word {
-		return ""
-	}
-	return strings.ToUpper(t.text)
-}
-
-// tokenizeSQL splits s into tokens, skipping white space. String literals
-// ('...') and quoted identifiers ("...") are single tokens.
-func tokenizeSQL(s string) []sqlToken {
-	var toks []sqlToken
-	depth := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-			continue
-		case c == '\'' || c == '"':
-			j := i + 1
-			for j < len(s) {
-				if s[j] == c {
-					if j+1 < len(s) && s[j+1] == c { // doubled quote: an escaped one
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			j = min(j+1, len(s))
-			toks = append(toks, sqlToken{text: s[i:j], start: i, end: j, depth: depth})
-			i = j
-			continue
-		case isWordByte(c):
-			j := i
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '.') {
-				j++
-			}
-			toks = append(toks, sqlToken{text: s[i:j], start: i, end: j, depth: depth, word: true})
-			i = j
-			continue
-		case c == '?':
-			j := i + 1
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			toks = append(toks, sqlToken{text: s[i:j], start: i, end: j, depth: depth})
-			i = j
-			continue
-		case c == '(':
-			toks = append(toks, sqlToken{text: "(", start: i, end: i + 1, depth: depth})
-			depth++
-			i++
-			continue
-		case c == ')':
-			depth--
-			toks = append(toks, sqlToken{text: ")", start: i, end: i + 1, depth: depth})
-			i++
-			continue
-		}
-		// Operators: the two-byte ones first.
-		if i+1 < len(s) {
-			switch two := s[i : i+2]; two {
-			case "<=", ">=", "<>", "!=", "==", "||":
-				toks = append(toks, sqlToken{text: two, start: i, end: i + 2, depth: depth})
-				i += 2
-				continue
-			}
-		}
-		toks = append(toks, sqlToken{text: s[i : i+1], start: i, end: i + 1, depth: depth})
-		i++
-	}
-	return toks
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c < 0x80 && (unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c)))
-}
+// The SQL family's table: one row each.
+var (
+	// SQLWhereDrop drops one top-level conjunct of a WHERE clause: the
+	// conjunct's text stays (its ? placeholders still count for the
+	// arguments) but can no longer refuse: 1 OR (...).
+	_ = register(&operator{name: SQLWhereDrop, doc: "a WHERE conjunct dropped",
+		switched: switchPick, mayDecide: true, sql: dropWhereConjuncts})
+	// SQLCompare flips a comparison operator in a statement.
+	_ = register(&operator{name: SQLCompare, doc: "a comparison flipped (< and <=, = and <>, IS and IS NOT)",
+		switched: switchPick, mayDecide: true, sql: flipComparisons})
+	// SQLSetDrop drops one assignment from a SET list: the column keeps
+	// its value; the expression stays, never taken, so its placeholders
+	// still count.
+	_ = register(&operator{name: SQLSetDrop, doc: "a SET assignment dropped",
+		switched: switchPick, sql: dropSetItems})
+	// SQLBegin turns BEGIN IMMEDIATE into a plain BEGIN, which takes the
+	// write lock only at the first write.
+	_ = register(&operator{name: SQLBegin, doc: "BEGIN IMMEDIATE made BEGIN",
+		switched: switchPick, mayDecide: true, sql: plainBegin})
+)
 
 // sqlKeywords are the statement openings whose text is mutated; DDL
 // (CREATE, DROP) and the bare COMMIT and ROLLBACK have nothing to mutate.
@@ -117,98 +58,164 @@ func looksLikeSQL(s string) bool {
 	return false
 }
 
+// sqlLiteral hands a string literal that holds a statement to every row
+// of the SQL family; it is one of the walk's visitors.
+func (st *fileState) sqlLiteral(n ast.Node) {
+	lit, ok := n.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return
+	}
+	s, err := strconv.Unquote(lit.Value)
+	if err != nil || !looksLikeSQL(s) {
+		return
+	}
+	for _, sm := range mutateSQL(s) {
+		m := &Mutant{Operator: sm.op, Original: sm.original, Mutated: sm.mutated, typ: "string", sqlHead: sm.head}
+		st.add(m, lit, requote(lit.Value, sm.sql))
+		m.Authority = registry[sm.op].mayDecide && sm.decisive
+	}
+}
+
+// requote writes s as a Go string literal in the style of orig.
+func requote(orig, s string) string {
+	if strings.HasPrefix(orig, "`") && !strings.Contains(s, "`") {
+		return "`" + s + "`"
+	}
+	return strconv.Quote(s)
+}
+
 // sqlMutation is one change to a statement's text.
 type sqlMutation struct {
 	op                Operator
 	original, mutated string // the fragment, for people
 	sql               string // the whole statement after the change
-	where             bool   // the change is inside a WHERE clause
 	head              string // the statement's first words, to tell identical fragments apart
+	// decisive is true if the change can decide who may act: it is in
+	// the WHERE clause of a write, or it is the transaction's BEGIN.
+	decisive bool
 }
 
-// clauseEnds are the keywords that end a WHERE or a SET clause at its own depth.
-var clauseEnds = map[string]bool{
-	"RETURNING": true, "ORDER": true, "GROUP": true, "LIMIT": true, "UNION": true,
-	"HAVING": true, "WINDOW": true, "ON": true, "FROM": true, "WHERE": true, "SELECT": true,
-	"VALUES": true, "DO": true, "SET": true,
+// statement is one statement under mutation.
+type statement struct {
+	s     string
+	toks  []sqlToken
+	head  string
+	write bool // UPDATE, INSERT, DELETE or REPLACE
+	out   []sqlMutation
 }
 
-// mutateSQL returns every mutation of the statement s.
+// mutateSQL returns every mutation of the statement s, the rows of the
+// SQL family in turn.
 func mutateSQL(s string) []sqlMutation {
-	toks := tokenizeSQL(s)
-	if len(toks) == 0 {
+	st := &statement{s: s, toks: tokenizeSQL(s)}
+	if len(st.toks) == 0 {
 		return nil
 	}
-	head := statementHead(toks)
-	var out []sqlMutation
-	add := func(op Operator, start, end int, replacement, original, mutated string, where bool) {
-		out = append(out, sqlMutation{
-			op: op, original: original, mutated: mutated, where: where, head: head,
-			sql: s[:start] + replacement + s[end:],
-		})
+	st.head = statementHead(st.toks)
+	switch st.toks[0].upper() {
+	case "UPDATE", "INSERT", "DELETE", "REPLACE":
+		st.write = true
 	}
-	if toks[0].upper() == "BEGIN" && len(toks) > 1 && toks[1].upper() == "IMMEDIATE" {
-		add(SQLBegin, toks[0].start, toks[1].end, "BEGIN", s[toks[0].start:toks[1].end], "BEGIN", false)
-	}
-	assignments := map[int]bool{} // token index of each SET assignment's '='
-	for i, t := range toks {
-		switch t.upper() {
-		case "WHERE":
-			end := clauseEnd(toks, i)
-			conj := conjuncts(toks, i+1, end)
-			if len(conj) < 2 {
-				continue
-			}
-			for _, c := range conj {
-				frag := s[toks[c[0]].start:toks[c[1]-1].end]
-				// The conjunct's text stays (its ? placeholders still count
-				// for the arguments) but can no longer refuse: 1 OR (...).
-				add(SQLWhereDrop, toks[c[0]].start, toks[c[1]-1].end, "(1 OR ("+frag+"))",
-					frag, "", true)
-			}
-		case "SET":
-			end := clauseEnd(toks, i)
-			for _, item := range splitAt(toks, i+1, end, ",") {
-				eq := -1
-				for k := item[0]; k < item[1]; k++ {
-					if toks[k].depth == t.depth && (toks[k].text == "=") {
-						eq = k
-						break
-					}
-				}
-				if eq <= item[0] || eq+1 >= item[1] {
-					continue
-				}
-				assignments[eq] = true
-				col := s[toks[item[0]].start:toks[eq-1].end]
-				expr := s[toks[eq+1].start:toks[item[1]-1].end]
-				frag := s[toks[item[0]].start:toks[item[1]-1].end]
-				// The column keeps its value; the expression stays, never
-				// taken, so its placeholders still count.
-				add(SQLSetDrop, toks[item[0]].start, toks[item[1]-1].end,
-					col+" = CASE WHEN 1 THEN "+col+" ELSE ("+expr+") END", frag, "", false)
-			}
+	for _, name := range Operators() {
+		if op := registry[name]; op.sql != nil {
+			op.sql(st)
 		}
 	}
-	for i, t := range toks {
-		if assignments[i] {
+	return st.out
+}
+
+// add records the replacement of s[start:end].
+func (st *statement) add(op Operator, start, end int, replacement, original, mutated string, decisive bool) {
+	st.out = append(st.out, sqlMutation{op: op, original: original, mutated: mutated, head: st.head,
+		decisive: decisive, sql: st.s[:start] + replacement + st.s[end:]})
+}
+
+// plainBegin is the sql-begin row.
+func plainBegin(st *statement) {
+	t := st.toks
+	if t[0].upper() == "BEGIN" && len(t) > 1 && t[1].upper() == "IMMEDIATE" {
+		st.add(SQLBegin, t[0].start, t[1].end, "BEGIN", st.s[t[0].start:t[1].end], "BEGIN", true)
+	}
+}
+
+// dropWhereConjuncts is the sql-where-drop row.
+func dropWhereConjuncts(st *statement) {
+	for i, t := range st.toks {
+		if t.upper() != "WHERE" {
 			continue
 		}
-		inWhere := insideWhere(toks, i)
-		switch t.text {
-		case "<", "<=", ">", ">=", "=", "==", "<>", "!=":
-			flipped := sqlFlip[t.text]
-			add(SQLCompare, t.start, t.end, flipped, comparison(s, toks, i, t.text), comparison(s, toks, i, flipped), inWhere)
+		conj := conjuncts(st.toks, i+1, clauseEnd(st.toks, i))
+		if len(conj) < 2 {
+			continue
 		}
-		if t.upper() == "IS" {
-			if i+1 < len(toks) && toks[i+1].upper() == "NOT" {
-				add(SQLCompare, t.start, toks[i+1].end, "IS", comparison(s, toks, i, "IS NOT"), comparison(s, toks, i, "IS"), inWhere)
-			} else {
-				add(SQLCompare, t.start, t.end, "IS NOT", comparison(s, toks, i, "IS"), comparison(s, toks, i, "IS NOT"), inWhere)
+		for _, c := range conj {
+			from, to := st.toks[c[0]].start, st.toks[c[1]-1].end
+			frag := st.s[from:to]
+			st.add(SQLWhereDrop, from, to, "(1 OR ("+frag+"))", frag, "", st.write)
+		}
+	}
+}
+
+// setItem is one assignment of a SET list: token indexes of its first
+// token, its '=' and just past its last token.
+type setItem struct{ first, eq, end int }
+
+// setItems returns every assignment of every SET clause.
+func (st *statement) setItems() []setItem {
+	var out []setItem
+	for i, t := range st.toks {
+		if t.upper() != "SET" {
+			continue
+		}
+		for _, item := range splitAt(st.toks, i+1, clauseEnd(st.toks, i), ",") {
+			for k := item[0]; k < item[1]; k++ {
+				if st.toks[k].depth == t.depth && st.toks[k].text == "=" {
+					if k > item[0] && k+1 < item[1] {
+						out = append(out, setItem{item[0], k, item[1]})
+					}
+					break
+				}
 			}
 		}
 	}
 	return out
+}
+
+// dropSetItems is the sql-set-drop row.
+func dropSetItems(st *statement) {
+	for _, it := range st.setItems() {
+		t := st.toks
+		col := st.s[t[it.first].start:t[it.eq-1].end]
+		expr := st.s[t[it.eq+1].start:t[it.end-1].end]
+		from, to := t[it.first].start, t[it.end-1].end
+		st.add(SQLSetDrop, from, to, col+" = CASE WHEN 1 THEN "+col+" ELSE ("+expr+") END", st.s[from:to], "", false)
+	}
+}
+
+// flipComparisons is the sql-compare row; a SET list's '=' is an
+// assignment, never flipped.
+func flipComparisons(st *statement) {
+	assignments := map[int]bool{}
+	for _, it := range st.setItems() {
+		assignments[it.eq] = true
+	}
+	for i, t := range st.toks {
+		if assignments[i] {
+			continue
+		}
+		decisive := st.write && insideWhere(st.toks, i)
+		if flipped, ok := sqlFlip[t.text]; ok {
+			st.add(SQLCompare, t.start, t.end, flipped, comparison(st.s, st.toks, i, t.text), comparison(st.s, st.toks, i, flipped), decisive)
+		}
+		if t.upper() != "IS" {
+			continue
+		}
+		if i+1 < len(st.toks) && st.toks[i+1].upper() == "NOT" {
+			st.add(SQLCompare, t.start, st.toks[i+1].end, "IS", comparison(st.s, st.toks, i, "IS NOT"), comparison(st.s, st.toks, i, "IS"), decisive)
+		} else {
+			st.add(SQLCompare, t.start, t.end, "IS NOT", comparison(st.s, st.toks, i, "IS"), comparison(st.s, st.toks, i, "IS NOT"), decisive)
+		}
+	}
 }
 
 // sqlFlip maps each comparison operator to the one a mutant puts in its place.
@@ -245,6 +252,13 @@ func statementHead(toks []sqlToken) string {
 		words = append(words, t.text)
 	}
 	return strings.Join(words, " ")
+}
+
+// clauseEnds are the keywords that end a WHERE or a SET clause at its own depth.
+var clauseEnds = map[string]bool{
+	"RETURNING": true, "ORDER": true, "GROUP": true, "LIMIT": true, "UNION": true,
+	"HAVING": true, "WINDOW": true, "ON": true, "FROM": true, "WHERE": true, "SELECT": true,
+	"VALUES": true, "DO": true, "SET": true,
 }
 
 // clauseEnd returns the index just past the clause that starts at token i:

@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -90,5 +91,19 @@ func typecheck(pkg *packages.Package, u universe, replace map[string]string, ext
 
 // apply returns src with m applied on its own.
 func apply(src []byte, m *Mutant) string {
-	return string(src[:m.start]) + m.replacement + string(src[m.end:])
+	out := string(src[:m.start]) + m.replacement + string(src[m.end:])
+	if m.keep != "" {
+		out += "\nvar _ = " + m.keep + " // kept in use by the mutant\n"
+	}
+	return out
+}
+
+// checkAlone type-checks m's package with m applied on its own.
+func checkAlone(pkg *packages.Package, u universe, m *Mutant) error {
+	abs := filepath.Join(filepath.Dir(pkg.CompiledGoFiles[0]), filepath.Base(m.File))
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return err
+	}
+	return typecheck(pkg, u, map[string]string{abs: apply(src, m)})
 }

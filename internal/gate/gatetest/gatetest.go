@@ -109,6 +109,20 @@ func (d *Destination) BreakReceipts() (repair func()) {
 	return d.breakWrites("receipts_broken", "INSERT ON receipts", "the receipts table is broken")
 }
 
+// EndMarkTransactions makes every write of the committed mark fail and
+// take its whole transaction with it, as SQLite does for a full disk or an
+// I/O error: the ROLLBACK its caller then runs fails too, there being no
+// transaction left. It returns the function that repairs it.
+func (d *Destination) EndMarkTransactions() (repair func()) {
+	d.TB.Helper()
+	d.exec(`CREATE TRIGGER mark_ends_transaction BEFORE UPDATE OF highest_fence ON resource
+		BEGIN SELECT RAISE(ROLLBACK, 'the write of the mark ends its transaction'); END`)
+	return func() {
+		d.TB.Helper()
+		d.exec(`DROP TRIGGER mark_ends_transaction`)
+	}
+}
+
 // breakWrites installs trigger, which aborts every event (for example
 // "INSERT ON receipts") with message, and returns the function that drops
 // it.

@@ -11,8 +11,10 @@ import (
 
 // replyTimeout bounds every wait for a worker. Workers answer in
 // milliseconds; the bound exists so a stuck worker is killed and reported,
-// never waited on forever. It orders nothing: handshakes do that.
-const replyTimeout = 30 * time.Second
+// never waited on forever. It orders nothing: handshakes do that. It is a
+// variable only so that export_test.go can shorten it for the tests of a
+// stuck worker.
+var replyTimeout = 30 * time.Second
 
 // Process is a worker the parent started (see Start and StartInProcess).
 // Its embedded Link carries the parent's requests and the worker's

@@ -2,8 +2,10 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
@@ -11,6 +13,9 @@ import (
 // TestMain lets this test binary play the workers the tests start: a
 // worker is this same binary started again with a role in its environment.
 func TestMain(m *testing.M) {
+	if os.Getenv(noExecutable) != "" {
+		startWithoutExecutable()
+	}
 	if worker.Entered() {
 		os.Exit(worker.Main(context.Background(), roles, os.Stderr))
 	}
@@ -45,7 +50,24 @@ var (
 			return ctx.Err()
 		}
 	}}
-	roles = []worker.Role{exit3, echo, touch, quiet}
+	// stubborn ignores its link, even its end: only a kill (or an hour)
+	// stops it.
+	stubborn = worker.Role{Name: "stubborn", Run: func(ctx context.Context, _ []string, _ *worker.Link) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Hour):
+			return nil
+		}
+	}}
+	// refuse fails the first request it is sent, as a worker whose work
+	// broke does.
+	refuse = worker.Role{Name: "refuse", Run: func(_ context.Context, _ []string, l *worker.Link) error {
+		return worker.Serve(l, func(message) (message, error) {
+			return message{}, errors.New("the ledger is gone")
+		})
+	}}
+	roles = []worker.Role{exit3, echo, touch, quiet, stubborn, refuse}
 )
 
 // message is what the tests and the echo worker exchange.

@@ -4,7 +4,9 @@ package ledgerchapter
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"example.com/mutatefixture/internal/ledger"
 )
@@ -51,5 +53,28 @@ func TestCheckReportsFailure(t *testing.T) {
 func TestSecondByte(t *testing.T) {
 	if got := ledger.Second(); got != 7 {
 		t.Fatalf("Second() = %d; want 7", got)
+	}
+}
+
+func TestSyncReportsTheWriteErrorFirst(t *testing.T) {
+	errWrite, errFlush := errors.New("write"), errors.New("flush")
+	if err := ledger.Sync(func() error { return errWrite }, func() error { return errFlush }); err != errWrite {
+		t.Fatalf("Sync(both fail) = %v; want the write's error", err)
+	}
+}
+
+func TestWaitIsCappedAtASecond(t *testing.T) {
+	if got := ledger.Wait(2 * time.Second); got != time.Second {
+		t.Fatalf("Wait(2s) = %v; want 1s", got)
+	}
+}
+
+func TestJournalWritesTheEntryBeforeItsCommit(t *testing.T) {
+	var b strings.Builder
+	if err := ledger.Journal(&b, "take"); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "take\ncommit\n" {
+		t.Fatalf("Journal wrote %q; want the entry, then the commit mark", b.String())
 	}
 }

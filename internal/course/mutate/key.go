@@ -1,0 +1,135 @@
+package mutate
+
+// This file computes the key a verdict is stored under (see verdicts.go).
+// A verdict holds while nothing it rests on changed:
+//
+//   - the mutant itself and the source of the declaration it mutates (a
+//     change elsewhere in the mechanism does not re-judge it: the issue
+//     of a maintainer is paying for what changed, and --sample re-judges
+//     reused verdicts at random to keep this honest);
+//   - the test side of every judge that can kill it: the judge's own Go
+//     files and testdata, and those of the helpers, the script harness and
+//     the chapter packages it uses;
+//   - its excuse, if it has one;
+//   - the module's requirements (go.mod and go.sum).
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// keyVersion changes when the engine judges differently, so that no
+// verdict of an older engine is reused.
+const keyVersion = "fencelab-mutate-1"
+
+// testSides sets each judge's testSide.
+func (l *listing) testSides(judges []*judge) error {
+	for _, j := range judges {
+		files, err := l.testSideFiles(j)
+		if err != nil {
+			return err
+		}
+		h := sha256.New()
+		for _, f := range files {
+			data, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(f)))
+			if err != nil {
+				return fmt.Errorf("mutate: the test side of %s: %w", j.Name, err)
+			}
+			sum := sha256.Sum256(data)
+			fmt.Fprintf(h, "%s %x\n", f, sum)
+		}
+		j.testSide = hex.EncodeToString(h.Sum(nil)[:12])
+	}
+	return nil
+}
+
+// testSideFiles lists, relative to the root and sorted, the files j's test
+// binary is built from on the test side.
+func (l *listing) testSideFiles(j *judge) ([]string, error) {
+	p := l.byPath[j.ImportPath]
+	own := l.rel(j.ImportPath)
+	var files []string
+	add := func(rel string, lp *listedPackage, tests bool) error {
+		names := lp.GoFiles
+		if tests {
+			names = append(append(append([]string(nil), names...), lp.TestGoFiles...), lp.XTestGoFiles...)
+		}
+		for _, n := range names {
+			files = append(files, rel+"/"+n)
+		}
+		return walkFiles(l.root, rel+"/testdata", &files)
+	}
+	if err := add(own, p, true); err != nil {
+		return nil, err
+	}
+	for rel := range l.closure(p.testImports(), func(string) bool { return true }) {
+		if rel == own || l.layer(rel) != Helper && !strings.HasPrefix(rel, "chapters/") {
+			continue
+		}
+		if err := add(rel, l.byPath[l.module+"/"+rel], false); err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// walkFiles appends every file under dir (relative to root) to files; a
+// missing dir adds nothing.
+func walkFiles(root, dir string, files *[]string) error {
+	base := filepath.Join(root, filepath.FromSlash(dir))
+	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		*files = append(*files, filepath.ToSlash(rel))
+		return nil
+	})
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("mutate: %w", err)
+	}
+	return nil
+}
+
+// moduleSum hashes go.mod and go.sum.
+func moduleSum(root string) (string, error) {
+	h := sha256.New()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil && !os.IsNotExist(err) {
+			return "", fmt.Errorf("mutate: %w", err)
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12]), nil
+}
+
+// key is the key m's verdict is stored under, given the judges that use
+// its package, its excuse (zero if none) and the module's sum.
+func key(m *Mutant, judges []*judge, e Excuse, module string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", keyVersion, module, m.ID, m.original, m.replacement, m.declSum)
+	for _, j := range judges {
+		if j.uses[m.Package] != 0 {
+			fmt.Fprintf(h, "judge %s %d %s %s\x00", j.Name, j.uses[m.Package], j.testSide, j.tests)
+		}
+	}
+	if e.ID != "" {
+		fmt.Fprintf(h, "excuse %s %s\x00", e.Kind, e.Reason)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}

@@ -1,0 +1,78 @@
+package cli_test
+
+import (
+	"flag"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
+)
+
+// TestCommandHelpListsItsFlagsAndExitsZero: `fencelab CMD -h` is asking,
+// not misuse: it exits 0, prints nothing on stdout and no file, and its
+// usage on stderr names the command, its summary and every flag with its
+// value and default.
+func TestCommandHelpListsItsFlagsAndExitsZero(t *testing.T) {
+	code, stdout, stderr, left := run(t, "probe", "-h")
+	assert.Equal(t, code, 0, "exit status of fencelab probe -h")
+	assert.Equal(t, stdout, "", "help belongs on stderr")
+	assert.Check(t, cmp.Len(left, 0), "help left files behind: %v", left)
+	assert.Equal(t, stderr, `usage: fencelab probe [flags]
+
+a command for the frame's tests
+
+flags:
+  -format json
+    	output json (default "json")
+  -keep
+    	keep the temporary directory and print its path on stderr
+  -n N
+    	N from 1 to 3 (default 1)
+`)
+}
+
+// TestUsageSaysHowToGetACommandsFlags: the list of commands ends by
+// saying how to get one command's flags and what the output is.
+func TestUsageSaysHowToGetACommandsFlags(t *testing.T) {
+	_, _, stderr, _ := run(t, "help")
+	assert.Equal(t, stderr, `usage: fencelab <command> [flags]
+
+commands:
+  probe        a command for the frame's tests
+  drawing      a command that draws its run
+
+Run 'fencelab <command> -h' for a command's flags. Output is one JSON document on
+stdout, or with --format text or --format svg a drawing of the run, where a command has one.
+`)
+}
+
+// TestAFlagWithNoNamedValueIsListedAsVALUE: a misuse message lists every
+// flag with the name of its value; a flag whose usage names none is
+// listed with VALUE, never with the flag package's lower-case "value".
+func TestAFlagWithNoNamedValueIsListedAsVALUE(t *testing.T) {
+	unnamed := []cli.Command{{Name: "bare", Summary: "a flag with no named value", New: func(fs *flag.FlagSet) cli.Experiment {
+		n := 1
+		nFlag.Var(fs, &n, "how many, from 1 to 3")
+		return experiment{n: &n, dir: &lastDir}
+	}}}
+	var stdout, stderr strings.Builder
+	code := cli.Main(t.Context(), unnamed, []string{"bare", "--bogus"}, &stdout, &stderr)
+	assert.Equal(t, code, 2)
+	assert.Check(t, cmp.Contains(stderr.String(), "(allowed: --format json, --keep, --n VALUE)"), "stderr %q", stderr.String())
+}
+
+// TestAnArgumentUpToSixtyFourCharactersIsEchoedWhole: a misuse message
+// shortens an argument only past 64 characters: one of exactly 64 is
+// repeated whole, one of 65 is cut to 63 and an ellipsis.
+func TestAnArgumentUpToSixtyFourCharactersIsEchoedWhole(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{64, strings.Repeat("é", 64)}, {65, strings.Repeat("é", 63) + "…"}} {
+		_, _, stderr, _ := run(t, strings.Repeat("é", tc.n))
+		assert.Equal(t, stderr, `fencelab: unknown command "`+tc.want+`": want one of probe, drawing`+"\n", "an argument of %d characters", tc.n)
+	}
+}

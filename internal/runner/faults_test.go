@@ -1,0 +1,162 @@
+package runner_test
+
+// This file fails one commit of a run at a time, to see that the runner
+// never reports a run whose work failed as if it had worked. SQLite's
+// commit hook turns the commit it answers non-zero into a rollback, so
+// the k-th commit of a run fails, once, and every other one goes through:
+// each story meets exactly one failure, at a step of the test's choosing.
+// The hook is put on every connection this test binary opens, to the
+// ledgers of runs the tests name (a plan per run directory), and in the
+// worker processes, which are this binary too, to every ledger, when
+// FENCELAB_TEST_FAIL_COMMIT says which of their commits fails.
+
+import (
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"modernc.org/sqlite"
+
+	"github.com/fencelab/fencelab/internal/runner"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+)
+
+// failCommitEnv tells a worker process which of its commits fails (1 for
+// the first); unset, none does.
+const failCommitEnv = "FENCELAB_TEST_FAIL_COMMIT"
+
+// commitPlan is which commit of one run fails, and how many there were.
+type commitPlan struct {
+	at    int64
+	count atomic.Int64
+}
+
+// plans holds the plan of each run directory this process watches.
+var plans sync.Map // run directory -> *commitPlan
+
+// workerPlan is this process's plan when it is a worker with
+// failCommitEnv set: every ledger it opens counts toward it.
+var workerPlan *commitPlan
+
+func init() {
+	if at, err := strconv.ParseInt(os.Getenv(failCommitEnv), 10, 64); err == nil && filepath.Base(os.Args[0]) == "fencelab" {
+		workerPlan = &commitPlan{at: at}
+	}
+	sqlite.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, dsn string) error {
+		plan := planFor(dsn)
+		if plan == nil {
+			return nil
+		}
+		hooks, ok := conn.(sqlite.HookRegisterer)
+		if !ok {
+			return fmt.Errorf("the sqlite connection takes no commit hook")
+		}
+		hooks.RegisterCommitHook(func() int32 {
+			if plan.count.Add(1) == plan.at {
+				return 1 // the commit becomes a rollback
+			}
+			return 0
+		})
+		return nil
+	})
+}
+
+// planFor returns the plan that watches the ledger a DSN names, or nil.
+func planFor(dsn string) *commitPlan {
+	if workerPlan != nil {
+		return workerPlan
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return nil
+	}
+	for dir := filepath.Dir(u.Path); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if p, ok := plans.Load(dir); ok {
+			return p.(*commitPlan)
+		}
+	}
+	return nil
+}
+
+// runWithPlan runs command cmd with args in a fresh directory whose k-th
+// commit (counted in this process) fails, and returns its error, what it
+// warned on stderr, and how many commits the run made.
+func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (error, string, int64) {
+	t.Helper()
+	dir := t.TempDir()
+	plan := &commitPlan{at: at}
+	plans.Store(dir, plan)
+	defer plans.Delete(dir)
+	fs := flag.NewFlagSet(cmd.Name, flag.ContinueOnError)
+	exp := cmd.New(fs)
+	assert.NilError(t, fs.Parse(args))
+	assert.NilError(t, exp.Validate())
+	var warned strings.Builder
+	_, err := exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &warned})
+	return err, warned.String(), plan.count.Load()
+}
+
+// quick are the flags that keep a command's run short: the torture run's
+// defaults take seconds.
+var quick = map[string][]string{
+	"torture": {"--processes", "2", "--messages", "3", "--kills", "0", "--seed", "1"},
+}
+
+// TestAFailedCommitFailsTheRun: whichever commit of a run fails, the
+// experiment reports the failure: it fails, or, for a commit that is no
+// part of the work (the destination's log of arrivals, in the fencing
+// run), it warns on stderr. It never goes on as if the step that failed
+// had worked, which would print a result, and exit 0, for work that was
+// not done. The run with no failed commit works, and warns of nothing.
+func TestAFailedCommitFailsTheRun(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range runner.Commands {
+		t.Run(cmd.Name, func(t *testing.T) {
+			t.Parallel()
+			for at := int64(1); ; at++ {
+				err, warned, commits := runWithPlan(t, cmd, quick[cmd.Name], at)
+				if commits < at {
+					assert.NilError(t, err, "fencelab %s with no commit failed", cmd.Name)
+					assert.Equal(t, warned, "", "fencelab %s with no commit failed warned", cmd.Name)
+					assert.Assert(t, at > 1, "fencelab %s made no commit in this process", cmd.Name)
+					return
+				}
+				assert.Assert(t, err != nil || strings.Contains(warned, "warning"),
+					"fencelab %s: commit %d of %d failed, yet the run reported no failure", cmd.Name, at, commits)
+			}
+		})
+	}
+}
+
+// TestAFailedCommitInAWorkerFailsTheRun: the same for the commits the
+// worker processes make, the k-th of each worker failing. The torture
+// run is left out: its workers record a failed call and go on, as real
+// workers do, and its audit judges the ledger. (It sets the environment
+// its workers inherit, so it does not run in parallel.)
+func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
+	for _, cmd := range runner.Commands {
+		if cmd.Name == "torture" || len(cmd.Roles) == 0 {
+			continue
+		}
+		t.Run(cmd.Name, func(t *testing.T) {
+			for at := int64(1); at < 50; at++ {
+				t.Setenv(failCommitEnv, strconv.FormatInt(at, 10))
+				err, _, _ := runWithPlan(t, cmd, nil, 0)
+				if err == nil {
+					assert.Assert(t, at > 1, "fencelab %s: its workers' first commit failed, yet the run reported no failure", cmd.Name)
+					return
+				}
+				assert.Check(t, !strings.Contains(err.Error(), "panic"), "fencelab %s: %v", cmd.Name, err)
+			}
+			t.Fatalf("fencelab %s failed with each of its workers' first 49 commits failing", cmd.Name)
+		})
+	}
+}

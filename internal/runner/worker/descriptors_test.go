@@ -1,0 +1,130 @@
+//go:build linux
+
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+
+	"gotest.tools/v3/assert"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// openDescriptors counts this process's open file descriptors.
+func openDescriptors(t testing.TB) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	assert.NilError(t, err)
+	return len(fds)
+}
+
+// warmPoller opens and closes a pipe: the first pipe a process makes also
+// opens the runtime's poller, for good, which is no descriptor left open
+// by the code under test.
+func warmPoller() {
+	if r, w, err := os.Pipe(); err == nil {
+		r.Close()
+		w.Close()
+	}
+}
+
+// withoutGC turns the garbage collector off for the rest of the test, so
+// that a descriptor left open is not closed behind the test's back by a
+// file's finalizer.
+func withoutGC(t testing.TB) {
+	t.Helper()
+	old := debug.SetGCPercent(-1)
+	t.Cleanup(func() { debug.SetGCPercent(old) })
+}
+
+// TestStartedWorkersLeaveNoDescriptorOpen: a parent that starts workers
+// and waits for them, as the torture run does a thousand times, has as
+// many descriptors open afterwards as before: every pipe of every worker
+// is closed, none left for a finalizer. (It does not run in parallel:
+// other tests open descriptors.)
+func TestStartedWorkersLeaveNoDescriptorOpen(t *testing.T) {
+	withoutGC(t)
+	warmPoller()
+	before := openDescriptors(t)
+	for i := range 5 {
+		p, err := worker.Start(t.Context(), echo)
+		assert.NilError(t, err)
+		_, err = worker.Ask[message](p, message{N: i})
+		assert.NilError(t, err)
+		assert.NilError(t, p.WaitClean())
+	}
+	assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and waited for")
+}
+
+// startGone is what TestMain's no-executable mode reports: the error of
+// a Start whose program is gone, and the descriptors open around it.
+type startGone struct {
+	Err           string `json:"err"`
+	Before, After int
+}
+
+// noExecutable is TestMain's mode for TestAWorkerThatCannotStartLeavesNothingOpen:
+// it deletes its own program, then tries to start a worker.
+const noExecutable = "WORKER_TEST_NO_EXECUTABLE"
+
+// startWithoutExecutable runs in a copy of the test binary: it removes
+// that copy, starts a worker (which cannot be), and prints what happened.
+func startWithoutExecutable() {
+	self, err := os.Executable()
+	if err == nil {
+		err = os.Remove(self)
+	}
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	debug.SetGCPercent(-1)
+	warmPoller()
+	var got startGone
+	fds, _ := os.ReadDir("/proc/self/fd")
+	got.Before = len(fds)
+	_, err = worker.Start(context.Background(), echo)
+	fds, _ = os.ReadDir("/proc/self/fd")
+	got.After = len(fds)
+	if err != nil {
+		got.Err = err.Error()
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(got)
+	os.Exit(0)
+}
+
+// TestAWorkerThatCannotStartLeavesNothingOpen: when the program to start
+// again is gone, Start reports that it could not start the worker, and
+// closes every pipe it had opened for it.
+func TestAWorkerThatCannotStartLeavesNothingOpen(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	copyPath := filepath.Join(t.TempDir(), "worker.test")
+	src, err := os.Open(self)
+	assert.NilError(t, err)
+	defer src.Close()
+	dst, err := os.OpenFile(copyPath, os.O_CREATE|os.O_WRONLY, 0o755)
+	assert.NilError(t, err)
+	_, err = io.Copy(dst, src)
+	assert.NilError(t, err)
+	assert.NilError(t, dst.Close())
+
+	cmd := exec.Command(copyPath)
+	cmd.Env = append(os.Environ(), noExecutable+"=1")
+	out, err := cmd.Output()
+	assert.NilError(t, err, "the helper: %s", out)
+	var got startGone
+	assert.NilError(t, json.Unmarshal(out, &got), "the helper printed %q", out)
+
+	assert.Assert(t, got.Err != "", "Start of a worker whose program is gone returned no error")
+	assert.Check(t, got.After == got.Before, "descriptors open after a failed Start: %d; before: %d", got.After, got.Before)
+}

@@ -1,0 +1,110 @@
+package worker_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// These tests shorten the wait for a worker, shared by the whole package:
+// they do not run in parallel.
+
+// TestAWorkerThatSaysNothingIsAnErrorNotAHang: a worker that never
+// answers makes Ask fail once the wait runs out, saying so; the parent
+// is never left waiting forever.
+func TestAWorkerThatSaysNothingIsAnErrorNotAHang(t *testing.T) {
+	worker.ShortenReplyTimeout(t, 300*time.Millisecond)
+	p, err := worker.Start(t.Context(), stubborn)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	_, err = worker.Ask[message](p, message{N: 1})
+
+	assert.ErrorContains(t, err, "no message within 300ms")
+}
+
+// TestAWorkerThatWillNotExitIsKilledAndReported: a worker that does not
+// exit once its parent is done with it is killed when the wait runs out,
+// and Wait says so: it never returns as if the worker had ended by
+// itself.
+func TestAWorkerThatWillNotExitIsKilledAndReported(t *testing.T) {
+	worker.ShortenReplyTimeout(t, 300*time.Millisecond)
+	p, err := worker.Start(t.Context(), stubborn)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	exit, err := p.Wait()
+
+	assert.ErrorContains(t, err, "did not exit within 300ms; killed")
+	assert.Equal(t, exit, worker.Exit{Code: -1}, "how the stubborn worker ended")
+	select {
+	case <-p.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait returned while the stubborn worker was still running")
+	}
+}
+
+// TestALinkClosedUnderALiveWorkerIsAnError: a parent that closed its
+// link and then asks gets an error naming the worker, not a reply.
+func TestALinkClosedUnderALiveWorkerIsAnError(t *testing.T) {
+	p, err := worker.Start(t.Context(), stubborn)
+	assert.NilError(t, err)
+	defer p.Stop()
+	p.Close()
+
+	err = p.Recv(&message{})
+
+	assert.ErrorContains(t, err, "link closed")
+	assert.Check(t, cmp.Contains(err.Error(), "worker "), "the error names the worker: %v", err)
+}
+
+// TestAWorkerWhoseWorkFailsExitsOneAndSaysWhy: a worker whose handler
+// fails exits with status 1, its parent learns it died before answering,
+// and the worker's reason is on stderr.
+func TestAWorkerWhoseWorkFailsExitsOneAndSaysWhy(t *testing.T) {
+	t.Parallel()
+	p, err := worker.Start(t.Context(), refuse)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	_, err = worker.Ask[message](p, message{N: 1})
+
+	assert.ErrorContains(t, err, "exited with status 1 before answering")
+}
+
+// TestAnInProcessWorkerWhoseWorkFailsEndsWithStatusOne: a worker started in
+// this process whose body fails ends as a process would, with status 1.
+func TestAnInProcessWorkerWhoseWorkFailsEndsWithStatusOne(t *testing.T) {
+	t.Parallel()
+	p, err := worker.StartInProcess(t.Context(), refuse)
+	assert.NilError(t, err)
+	defer p.Stop()
+	assert.Equal(t, p.Exit(), worker.Exit{Code: -1}, "how a worker that has not ended ended")
+
+	_, err = worker.Ask[message](p, message{N: 1})
+	assert.ErrorContains(t, err, "returned an error before answering")
+	assert.Equal(t, p.Exit(), worker.Exit{Code: 1, Normal: true})
+}
+
+// TestAMalformedMessageIsAnError: a line that is not the message the
+// receiver expects is an error naming it, never a zero message.
+func TestAMalformedMessageIsAnError(t *testing.T) {
+	t.Parallel()
+	l := worker.NewLink(strings.NewReader("the ledger is on fire\n"), nopWriter{})
+	defer l.Close()
+	var m message
+
+	err := l.Recv(&m)
+
+	assert.ErrorContains(t, err, `receive "the ledger is on fire"`)
+}
+
+// nopWriter discards what is sent.
+type nopWriter struct{}
+
+func (nopWriter) Write(b []byte) (int, error) { return len(b), nil }
