@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -119,6 +120,9 @@ var quick = map[string][]string{
 func TestAFailedCommitFailsTheRun(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range runner.Commands {
+		if slices.Contains(carriedByTheCompanion, cmd.Name) {
+			continue // its workers and its store live in etcd's companion
+		}
 		t.Run(cmd.Name, func(t *testing.T) {
 			t.Parallel()
 			for at := int64(1); ; at++ {
@@ -143,7 +147,7 @@ func TestAFailedCommitFailsTheRun(t *testing.T) {
 // its workers inherit, so it does not run in parallel.)
 func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
 	for _, cmd := range runner.Commands {
-		if cmd.Name == "torture" || len(cmd.Roles) == 0 {
+		if cmd.Name == "torture" || len(cmd.Roles) == 0 || slices.Contains(carriedByTheCompanion, cmd.Name) {
 			continue
 		}
 		t.Run(cmd.Name, func(t *testing.T) {
