@@ -12,6 +12,7 @@ package exercise_test
 import (
 	"flag"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,34 @@ import (
 var (
 	proof     = flag.Bool("proof", false, "prove every exercise of the repository on a copy of it (slow: runs go test many times)")
 	proofOnly = flag.String("proof.run", "", "prove only the exercises whose name contains this")
+	// CI proves a few exercises at random on every change; the maintainer
+	// proves them all (make prove-exercises) when an exercise or the
+	// mechanism under one changes.
+	proofSample = flag.Int("proof.sample", 0, "prove only this many exercises, chosen at random (0: all)")
+	proofSeed   = flag.Uint64("proof.seed", 0, "the seed of -proof.sample's choice (0: a fresh one, printed)")
 )
+
+// chosen returns the exercises of set the flags ask to prove: those whose
+// name contains -proof.run, and of them -proof.sample at random.
+func chosen(t *testing.T, set *exercise.Set) []*exercise.Exercise {
+	var out []*exercise.Exercise
+	for _, e := range set.Exercises {
+		if strings.Contains(e.Name, *proofOnly) {
+			out = append(out, e)
+		}
+	}
+	if *proofSample <= 0 || *proofSample >= len(out) {
+		return out
+	}
+	seed := *proofSeed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	t.Logf("proving %d of %d exercises, chosen with -proof.seed %d", *proofSample, len(out), seed)
+	rng := rand.New(rand.NewPCG(seed, 0))
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out[:*proofSample]
+}
 
 // copyModule copies what the chapters' tests need of the module at root
 // into a fresh folder and returns it.
@@ -97,10 +125,7 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 	opts := exercise.Options{}
 	shipped := digests(t, root)
 
-	for _, e := range set.Exercises {
-		if !strings.Contains(e.Name, *proofOnly) {
-			continue
-		}
+	for _, e := range chosen(t, set) {
 		t.Run(e.Name, func(t *testing.T) {
 			start := time.Now()
 			var reference []byte
