@@ -75,13 +75,14 @@ func TestAHandshakeOnlyItsParentCouldWriteIsRequired(t *testing.T) {
 		name    string
 		data    func(target string) string
 		created bool
+		why     string // what the one line says was wrong
 	}{
-		{"not-json", func(string) string { return "the runner sends you its regards\n" }, false},
+		{"not-json", func(string) string { return "the runner sends you its regards\n" }, false, "(the handshake is not one)"},
 		{"another-role", func(target string) string {
 			return fmt.Sprintf(`{"role":"echo","parent":%d,"args":[%q]}`, os.Getpid(), target)
-		}, false},
-		{"over-one-mebibyte", func(target string) string { return padded(target, 1<<20+1) }, false},
-		{"at-one-mebibyte", func(target string) string { return padded(target, 1<<20) }, true},
+		}, false, "(the handshake names another role)"},
+		{"over-one-mebibyte", func(target string) string { return padded(target, 1<<20+1) }, false, "(the handshake is not one)"},
+		{"at-one-mebibyte", func(target string) string { return padded(target, 1<<20) }, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -96,6 +97,7 @@ func TestAHandshakeOnlyItsParentCouldWriteIsRequired(t *testing.T) {
 			assert.Equal(t, code, 2, "exit status of a worker handed a bad handshake; stderr: %s", stderr)
 			assert.Equal(t, strings.Count(stderr, "\n"), 1, "want exactly one line on stderr, got %q", stderr)
 			assert.Check(t, cmp.Contains(stderr, "without its parent"))
+			assert.Check(t, cmp.Contains(stderr, tc.why), "the line says what was wrong with the handshake")
 			assert.Check(t, errors.Is(err, os.ErrNotExist), "a worker handed a bad handshake created %s", target)
 		})
 	}
