@@ -3,6 +3,7 @@ package worker_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +81,20 @@ func TestInProcessWorkerPlaysTheSameRole(t *testing.T) {
 	q, err := worker.StartInProcess(t.Context(), echo)
 	assert.NilError(t, err)
 	assert.Equal(t, q.Kill(), worker.Exit{Code: -1, Normal: false}, "how a killed in-process worker ended")
+}
+
+// TestLinkCarriesAMessageOfHundredsOfKilobytes: one message may be far
+// longer than a line scanner takes by default (64 KiB): a worker handed a
+// 200 KiB argument echoes it back, whole, over its link.
+func TestLinkCarriesAMessageOfHundredsOfKilobytes(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 200<<10)
+	p, err := worker.Start(t.Context(), echo, long)
+	assert.NilError(t, err)
+	defer p.Stop()
+
+	got, err := worker.Ask[message](p, message{N: 1})
+
+	assert.NilError(t, err, "a 200 KiB message over the link")
+	assert.Check(t, len(got.Args) == 1 && got.Args[0] == long, "the message came back cut or changed")
 }
