@@ -69,3 +69,19 @@ func TestReplaceStopsTheWorkerItReplaces(t *testing.T) {
 	assert.NilError(t, err)
 	assert.DeepEqual(t, got.Args, []string{"w1-again"})
 }
+
+// TestAReplacementThatCannotStartIsAnError: when the fresh worker for a
+// place fails to start, Replace says so, naming the place and why; it
+// never reports a replacement that is not running.
+func TestAReplacementThatCannotStartIsAnError(t *testing.T) {
+	t.Parallel()
+	var started []*worker.Process
+	crew, err := worker.StartCrew(t.Context(), failThird(&started), echo, [][]string{{"w1"}, {"w2"}})
+	assert.NilError(t, err)
+	defer crew.Stop()
+
+	p, err := crew.Replace(0, "w1-again")
+
+	assert.ErrorContains(t, err, "replace worker 0: no third worker today")
+	assert.Check(t, p == nil, "Replace returned a worker that never started")
+}

@@ -98,3 +98,18 @@ func TestLinkCarriesAMessageOfHundredsOfKilobytes(t *testing.T) {
 	assert.NilError(t, err, "a 200 KiB message over the link")
 	assert.Check(t, len(got.Args) == 1 && got.Args[0] == long, "the message came back cut or changed")
 }
+
+// TestAWorkerKnownDeadIsReportedAsNeverTold: asking a worker that has
+// already died fails at the sending, and says the worker died before it
+// was told, not that it was told and never answered.
+func TestAWorkerKnownDeadIsReportedAsNeverTold(t *testing.T) {
+	t.Parallel()
+	p, err := worker.Start(t.Context(), exit3)
+	assert.NilError(t, err)
+	defer p.Stop()
+	<-p.Done()
+
+	_, err = worker.Ask[message](p, message{N: 1})
+
+	assert.ErrorContains(t, err, "exited with status 3 before it was told")
+}
