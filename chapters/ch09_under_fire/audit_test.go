@@ -184,6 +184,44 @@ func TestAuditFindsAStaleCompleteAccepted(t *testing.T) {
 		"worker-a (pid 101) completed it with token 20", "worker-b under token 30")
 }
 
+// TestAuditFindsAStaleCompleteByEitherHalfOfTheGeneration: a generation is
+// its owner and its token together. A complete accepted under the right
+// owner but an older token (worker-a's own takeover of msg-1 with 15, then
+// its complete with 10), or under the right token but another owner
+// (worker-b's takeover of msg-2 kept token 20, then worker-a's complete
+// with 20), was accepted for a generation that was not the current one.
+func TestAuditFindsAStaleCompleteByEitherHalfOfTheGeneration(t *testing.T) {
+	t.Parallel()
+	t.Run("same-owner-older-token", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		own := audit.Record{Op: "claim", ID: "msg-1", Token: 15, Result: audit.Claimed, Takeover: true, ExpiresAt: 150}
+		logs[0].Records = append(logs[0].Records[:1:1], append([]audit.Record{own}, logs[0].Records[1:]...)...)
+		l.Rows["msg-1"] = mailbox.Message{ID: "msg-1", State: mailbox.Done, Owner: "worker-a", Token: 15, Expires: true, ExpiresAt: 150}
+
+		f := audit.Audit(l, logs)
+
+		assertFound(t, f, audit.StaleComplete, 1, "msg-1", "worker-a (pid 101) completed it with token 10", "worker-a under token 15")
+	})
+	t.Run("same-token-other-owner", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		logs[1].Records[1].Token = 20                                                                  // the takeover kept worker-a's token
+		logs[1].Records[2].Result, logs[1].Records[2].Reason = audit.Refused, string(mailbox.Terminal) // worker-b's complete came too late
+		logs[0].Records[4].Result, logs[0].Records[4].Reason = audit.Completed, ""                     // and worker-a's stale one was taken
+		l.Rows["msg-2"] = mailbox.Message{ID: "msg-2", State: mailbox.Done, Owner: "worker-b", Token: 20, Expires: true, ExpiresAt: 200}
+
+		f := audit.Audit(l, logs)
+
+		assert.Check(t, cmp.Equal(f.StaleCompletesAccepted, 1), "stale_completes_accepted: %v", f.Violations)
+		for _, v := range f.Violations {
+			if v.Kind == audit.StaleComplete {
+				assert.Check(t, cmp.Contains(v.Detail, "worker-a (pid 101) completed it with token 20, but its DONE row belongs to worker-b under token 20"))
+			}
+		}
+	})
+}
+
 // TestAuditFindsTokensNotIncreasing: a claim that begins a new generation
 // must get a token nobody was handed before, greater than every one its
 // own process was handed.
@@ -224,6 +262,28 @@ func TestAuditFindsTokensNotIncreasing(t *testing.T) {
 
 		assertFound(t, f, audit.TokenNotIncreasing, 1, "tokens not increasing", "msg-3",
 			"worker-a (pid 101) began a new generation with token 15 after it had won token 20 (on msg-2)")
+	})
+	t.Run("a-reused-token-is-not-the-newest", func(t *testing.T) {
+		t.Parallel()
+		l, logs := cleanRun()
+		// After msg-3 (token 70), worker-a is handed 70 again, on msg-4,
+		// then 65 on msg-1. The 65 comes after the 70 it won on msg-3:
+		// the reused 70 is no generation of its own.
+		logs[0].Records = append(logs[0].Records,
+			audit.Record{Op: "claim", ID: "msg-4", Token: 70, Result: audit.Claimed, ExpiresAt: 700},
+			audit.Record{Op: "claim", ID: "msg-1", Token: 65, Result: audit.Claimed, ExpiresAt: 650})
+
+		f := audit.Audit(l, logs)
+
+		var told []string
+		for _, v := range f.Violations {
+			if v.Kind == audit.TokenNotIncreasing && strings.Contains(v.Detail, "token 65") {
+				told = append(told, v.Detail)
+			}
+		}
+		assert.Check(t, cmp.Equal(f.TokensNotIncreasing, 2), "tokens not increasing: want the reused 70 and the 65")
+		assert.Assert(t, cmp.Len(told, 1), "the claim of 65 after 70: %q", f.Violations)
+		assert.Check(t, cmp.Contains(told[0], "began a new generation with token 65 after it had won token 70 (on msg-3)"))
 	})
 }
 

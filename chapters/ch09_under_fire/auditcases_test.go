@@ -111,3 +111,65 @@ func TestAuditSummaryCountsTheViolations(t *testing.T) {
 	l.Integrity = "*** in database main ***"
 	assert.Equal(t, audit.Audit(l, logs).Summary(), "the audit found 2 violations; the first: "+audit.Audit(l, logs).FirstViolation)
 }
+
+// TestAuditCountsAResultOnlyForItsOwnCall: a result word means what it
+// says only for the call that can answer it: "completed" for a complete,
+// "dead_lettered" for a dead-letter, "claimed" for a claim. The same word
+// on another call (a record no worker writes, but one the audit must not
+// read as an acceptance) is no completion, no parking and no new token,
+// so each of them, added to the clean run, leaves it clean.
+func TestAuditCountsAResultOnlyForItsOwnCall(t *testing.T) {
+	t.Parallel()
+	for _, rec := range []audit.Record{
+		{Op: "claim", ID: "msg-2", Token: 20, Result: audit.Completed},
+		{Op: "claim", ID: "msg-1", Token: 10, Result: audit.DeadLettered},
+		{Op: "complete", ID: "msg-4", Token: 10, Result: audit.Claimed},
+	} {
+		l, logs := cleanRun()
+		logs[0].Records = append(logs[0].Records, rec)
+
+		f := audit.Audit(l, logs)
+
+		assert.Check(t, f.Clean(), "a %s record that says %q was read as one: %s", rec.Op, rec.Result, f.FirstViolation)
+	}
+}
+
+// TestAuditCallsALeaseLostOnlyIfItOutlivesTheAudit: a CLAIMED row whose
+// lease ends after the audit's own time, and that a claim after the run
+// could not take, holds a lease longer than any the run grants: lost. On
+// the exact tick the lease has ended, so the message is only unfinished.
+// A row that was never tried after the run, or that is NEW with an old
+// lease end still in it, is unfinished too, whatever its lease end says.
+func TestAuditCallsALeaseLostOnlyIfItOutlivesTheAudit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		state     mailbox.State
+		expiresAt int64
+		tried     bool
+		kind      audit.Kind
+	}{
+		{"claimed-past-the-audit", mailbox.Claimed, auditedAt + 1, true, audit.Lost},
+		{"claimed-to-the-audit-tick", mailbox.Claimed, auditedAt, true, audit.Unfinished},
+		{"claimed-past-the-audit-never-tried", mailbox.Claimed, auditedAt + 1, false, audit.Unfinished},
+		{"new-with-an-old-lease-end", mailbox.New, auditedAt + 1, true, audit.Unfinished},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l, logs := cleanRun()
+			l.Messages = append(l.Messages, "msg-5")
+			row := mailbox.Message{ID: "msg-5", State: tc.state, ExpiresAt: tc.expiresAt}
+			if tc.state == mailbox.Claimed {
+				row.Owner, row.Token, row.Expires = "worker-b", 90, true
+			}
+			l.Rows["msg-5"] = row
+			if tc.tried {
+				l.AfterRun["msg-5"] = audit.ClaimTry{Claimed: true}
+			}
+
+			f := audit.Audit(l, logs)
+
+			assertFound(t, f, tc.kind, 1, "msg-5")
+		})
+	}
+}
