@@ -173,3 +173,20 @@ func TestAuditCallsALeaseLostOnlyIfItOutlivesTheAudit(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditTellsMessagesInTheOrderTheRunAddedThem: violations are told
+// message by message in the order the run added the messages, not in the
+// order of their names: msg-2, added second, comes before msg-10, added
+// last, although "msg-10" sorts first.
+func TestAuditTellsMessagesInTheOrderTheRunAddedThem(t *testing.T) {
+	t.Parallel()
+	l, logs := cleanRun()
+	l.Messages = append(l.Messages, "msg-10")
+	delete(l.Rows, "msg-2")
+
+	f := audit.Audit(l, logs)
+
+	assert.Assert(t, cmp.Equal(f.Lost, 2), "msg-2 and msg-10 are gone: %v", f.Violations)
+	assert.Check(t, cmp.Equal(f.Violations[0].ID, "msg-2"), "told first: %s", f.FirstViolation)
+	assert.Check(t, cmp.Equal(f.Violations[1].ID, "msg-10"))
+}
