@@ -108,15 +108,17 @@ func TestAddingAKeyTwiceIsAnError(t *testing.T) {
 	assert.Check(t, err != nil, "adding msg-1 twice was not an error")
 }
 
-// TestUnknownKeyIsAnError: a write or completion on a key the store was
-// never given is an error, not a refusal.
+// TestUnknownKeyIsAnError: a write, a completion or a read of a key the
+// store was never given is an error, not a refusal and not an empty row.
 func TestUnknownKeyIsAnError(t *testing.T) {
 	t.Parallel()
 	d := fencedstoretest.New(t)
 	s := d.Store(fencedstore.Fence)
+	_, get := s.Get(t.Context(), "nope")
 	for name, err := range map[string]error{
 		"write":    s.Write(t.Context(), "nope", 1, "A"),
 		"complete": s.Complete(t.Context(), "nope", 1, "A"),
+		"get":      get,
 	} {
 		assert.Check(t, cmp.ErrorIs(err, fencedstore.ErrUnknownKey), "%s on an unknown key", name)
 	}
