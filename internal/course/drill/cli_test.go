@@ -207,12 +207,14 @@ func TestCheckHumanOutputEndsWithTheTable(t *testing.T) {
 
 // TestCheckAndMutateLeaveNothingInTMPDIR runs alone: it points TMPDIR at
 // a folder of its own to see that check and mutate remove every scratch
-// file, their test binaries' temporary files included.
+// file, their test binaries' temporary files included. It works on a copy
+// of the fixture, made before TMPDIR moves: mutate stores its verdicts in
+// the tree it judges.
 func TestCheckAndMutateLeaveNothingInTMPDIR(t *testing.T) {
 	slow(t)
+	root := copyFixture(t)
 	scratch := t.TempDir()
 	t.Setenv("TMPDIR", scratch)
-	root := fixtureRoot(t)
 	code, _, stderr := runTool(t, root, "check", "ch03")
 	assert.Check(t, cmp.Equal(code, 0), "check: %s", stderr)
 	code, _, stderr = runTool(t, root, "mutate", "counter", "--json")
