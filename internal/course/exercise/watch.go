@@ -20,10 +20,13 @@ import (
 // it calls back: editors write a file in several steps.
 const Quiet = 150 * time.Millisecond
 
-// Watch calls onSave with the last file saved under dirs (recursively,
-// hidden folders aside) each time .go or .txtar files are saved, until
-// ctx is done or onSave returns true. Each call gets a context cancelled
-// by the next save or by ctx. Watch returns once no call runs any more.
+// Watch calls onSave once with file "" as soon as it watches dirs
+// (recursively, hidden folders aside), then with the last file saved each
+// time .go or .txtar files are saved, until ctx is done or onSave returns
+// true. The first call comes only once the watches are in place, so a
+// save made as soon as it answers is never missed. Each call gets a
+// context cancelled by the next save or by ctx. Watch returns once no
+// call runs any more.
 func Watch(ctx context.Context, dirs []string, onSave func(ctx context.Context, file string) (stop bool)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -40,7 +43,7 @@ func Watch(ctx context.Context, dirs []string, onSave func(ctx context.Context, 
 	timer.Stop()
 	var (
 		last string
-		cur  *call // the onSave call running; nil if none
+		cur  = startCall(ctx, "", onSave) // the onSave call running; nil if none
 	)
 	defer func() { _ = cur.stop() }()
 	for {

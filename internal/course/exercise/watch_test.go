@@ -35,9 +35,14 @@ func TestWatchCallsOnceForABurstAndStopsWhenAsked(t *testing.T) {
 	sub := filepath.Join(dir, "internal")
 	assert.NilError(t, os.MkdirAll(sub, 0o755))
 	calls := make(chan string, 10)
+	firsts := make(chan struct{}, 10)
 	done := make(chan error, 1)
 	go func() {
 		done <- Watch(t.Context(), []string{dir}, func(_ context.Context, file string) bool {
+			if file == "" {
+				firsts <- struct{}{} // the first call, made once the watches are in place
+				return false
+			}
 			calls <- file
 			return true
 		})
@@ -62,4 +67,5 @@ func TestWatchCallsOnceForABurstAndStopsWhenAsked(t *testing.T) {
 		t.Fatal("Watch did not return after onSave asked it to stop")
 	}
 	assert.Check(t, cmp.Len(calls, 0), "a burst of writes is one call")
+	assert.Check(t, cmp.Len(firsts, 1), "Watch makes its first call, with no file, once")
 }
