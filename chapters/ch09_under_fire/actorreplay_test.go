@@ -150,14 +150,12 @@ func runActorSteps(b *actorBench, am *actorModel, toks *tokens, steps []actorSte
 
 // actorRaw is what one call returned, before its tokens are translated.
 type actorRaw struct {
-	op            string
-	outcome0      actorOutcome // the refusal or error, in the model's terms
-	lease         int64        // the lease token handed out (AcquireLease, Run)
-	attempt       int64        // the attempt token handed out (AcquireAttempt, Run)
-	expiresAt     int64
-	state         actor.State // Run: the last state the run saw
-	leaseWanted   model.Token // the model's tokens for the same, to bind to
-	attemptWanted model.Token
+	op        string
+	outcome0  actorOutcome // the refusal or error, in the model's terms
+	lease     int64        // the lease token handed out (AcquireLease, Run)
+	attempt   int64        // the attempt token handed out (AcquireAttempt, Run)
+	expiresAt int64
+	state     actor.State // Run: the last state the run saw
 }
 
 // outcome translates r into the model's terms; its tokens must be bound

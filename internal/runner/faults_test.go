@@ -88,9 +88,9 @@ func planFor(dsn string) *commitPlan {
 }
 
 // runWithPlan runs command cmd with args in a fresh directory whose k-th
-// commit (counted in this process) fails, and returns its error, what it
-// warned on stderr, and how many commits the run made.
-func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (error, string, int64) {
+// commit (counted in this process) fails, and returns what it warned on
+// stderr, how many commits the run made, and its error.
+func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (warned string, commits int64, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	plan := &commitPlan{at: at}
@@ -100,9 +100,9 @@ func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (error,
 	exp := cmd.New(fs)
 	assert.NilError(t, fs.Parse(args))
 	assert.NilError(t, exp.Validate())
-	var warned strings.Builder
-	_, err := exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &warned})
-	return err, warned.String(), plan.count.Load()
+	var stderr strings.Builder
+	_, err = exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &stderr})
+	return stderr.String(), plan.count.Load(), err
 }
 
 // quick are the flags that keep a command's run short: the torture run's
@@ -126,7 +126,7 @@ func TestAFailedCommitFailsTheRun(t *testing.T) {
 		t.Run(cmd.Name, func(t *testing.T) {
 			t.Parallel()
 			for at := int64(1); ; at++ {
-				err, warned, commits := runWithPlan(t, cmd, quick[cmd.Name], at)
+				warned, commits, err := runWithPlan(t, cmd, quick[cmd.Name], at)
 				if commits < at {
 					assert.NilError(t, err, "fencelab %s with no commit failed", cmd.Name)
 					assert.Equal(t, warned, "", "fencelab %s with no commit failed warned", cmd.Name)
@@ -153,7 +153,7 @@ func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
 		t.Run(cmd.Name, func(t *testing.T) {
 			for at := int64(1); at < 50; at++ {
 				t.Setenv(failCommitEnv, strconv.FormatInt(at, 10))
-				err, _, _ := runWithPlan(t, cmd, nil, 0)
+				_, _, err := runWithPlan(t, cmd, nil, 0)
 				if err == nil {
 					assert.Assert(t, at > 1, "fencelab %s: its workers' first commit failed, yet the run reported no failure", cmd.Name)
 					return

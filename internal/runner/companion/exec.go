@@ -59,7 +59,7 @@ func Exec(ctx context.Context, env cli.Env) error {
 func build(ctx context.Context, root, bin string, env cli.Env) error {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		return fmt.Errorf("the etcd companion is built with the go command, which is not on PATH: %w", err)
 	}
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", bin, Package)
 	cmd.Dir = root

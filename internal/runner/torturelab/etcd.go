@@ -82,7 +82,6 @@ type etcdRun struct {
 	exits   chan exited
 	kills   int // worker kills done
 	mkills  int // member kills done
-	pauses  int
 	// When each kill was done, for the picture.
 	killedAt, membersKilledAt []killMark
 }
