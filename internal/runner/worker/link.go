@@ -78,6 +78,14 @@ func (l *Link) Send(v any) error {
 // peer that says nothing is an error, not a hang. io.EOF means the peer
 // closed its end (for a worker: the coordinator is gone or done).
 func (l *Link) Recv(v any) error {
+	// A link this side closed says so, whatever else is ready: closing
+	// also ends the reader with an error of its own, and select would
+	// pick between the two at random.
+	select {
+	case <-l.closed:
+		return errLinkClosed
+	default:
+	}
 	select {
 	case b := <-l.lines:
 		if err := json.Unmarshal(b, v); err != nil {
