@@ -5,8 +5,10 @@
 //
 // A cut is silent, as a partition is: no connection is refused or reset.
 // Bytes sent either way on a connection open during the cut are read and
-// dropped; a connection made during the cut is accepted and never joined
-// to its target. Restore closes every connection the cut touched, since
+// dropped; a connection the proxy takes from its listener during the cut
+// is never joined to its target. (The kernel completes a client's connect
+// before the proxy takes it, so a connect just before a Restore may be
+// taken, and joined, after it; nothing it sent was dropped then.) Restore closes every connection the cut touched, since
 // their streams lost bytes, and from then on passes traffic again, so the
 // client reconnects as it would after a real partition healed.
 package faultproxy
@@ -90,6 +92,14 @@ func (p *Proxy) Close() error {
 	err := p.ln.Close()
 	p.wg.Wait()
 	return err
+}
+
+// open is how many client connections the proxy has taken and not yet
+// closed, held ones included.
+func (p *Proxy) open() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.conns)
 }
 
 func (l *link) close() {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
@@ -53,6 +54,20 @@ func startProxy(t *testing.T, target string) *Proxy {
 	assert.NilError(t, err)
 	t.Cleanup(func() { p.Close() })
 	return p
+}
+
+// waitUntilTaken waits until the proxy has taken n connections from its
+// listener: Dial returns once the kernel has the connection, which can be
+// before the proxy's accept loop sees it.
+func waitUntilTaken(t *testing.T, p *Proxy, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for p.open() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the proxy took %d connections in 10 s, want %d", p.open(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // say writes line to c and reads back the echo.
@@ -111,6 +126,7 @@ func TestConnectionMadeDuringACutNeverReachesTheTarget(t *testing.T) {
 	assert.NilError(t, err, "a cut must not refuse connections")
 	_, err = io.WriteString(held, "lost\n")
 	assert.NilError(t, err)
+	waitUntilTaken(t, p, 1)
 	p.Restore()
 	_, err = bufio.NewReader(held).ReadString('\n')
 	assert.Check(t, err != nil, "the connection held by the cut must be closed at restore")
