@@ -36,8 +36,12 @@ type Report struct {
 	Shared        int      `json:"shared"`
 	SharedSeconds float64  `json:"shared_seconds"`
 	Problems      []string `json:"problems"` // catalog problems that are not one weakening's
-	Seconds       float64  `json:"seconds"`
-	OK            bool     `json:"ok"`
+	// Reused is how many verdicts were reused from the stored ones, and
+	// Sample what was judged again of them (absent if nothing was).
+	Reused  int           `json:"reused"`
+	Sample  *SampleReport `json:"sample,omitempty"`
+	Seconds float64       `json:"seconds"`
+	OK      bool          `json:"ok"`
 }
 
 // ChapterTest names a top-level test of a chapter.
@@ -54,6 +58,9 @@ type Baseline struct {
 	Reason  string   `json:"reason,omitempty"`
 	Tests   []string `json:"tests"`   // the chapter's top-level tests (go test -list)
 	Seconds float64  `json:"seconds"` // how long the tests ran, as go test reports the package's time
+	// Reused: the chapter's key held, so its tests, which passed when the
+	// key was stored, did not run again; Tests is the stored list.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Progress receives the check's steps as they finish; either func may be
@@ -62,9 +69,20 @@ type Progress struct {
 	OnBaselines func(bs []Baseline, seconds float64)     // once, when the baseline run is done
 	OnShared    func(shared, alone int, seconds float64) // once, when the shared build is done
 	OnResult    func(Result)                             // as each weakening's verdict arrives
+	// OnReused, once, before anything runs: how many stored verdicts are
+	// reused, and the sample judged again (nil if none).
+	OnReused func(reused int, sample *SampleReport)
 	// Note, if not nil, hears what is worth a line but decides nothing
 	// (the shared build failed and each weakening is built on its own).
 	Note func(string)
+}
+
+// Options tune a check.
+type Options struct {
+	Progress Progress
+	// Stored, if not nil, reuses the stored verdicts as it says (and
+	// writes them, with Update); nil neither reads nor writes them.
+	Stored *Reuse
 }
 
 func (p Progress) note(s string) {
@@ -78,26 +96,63 @@ func (p Progress) note(s string) {
 // packages its overlay touches); then every weakening of a chapter whose
 // baseline passed is graded, in r's pool. An error means the go command
 // could not be run or ctx was cancelled; everything else is in the Report.
-func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter, p Progress) (*Report, error) {
+//
+// With opts.Stored set, the verdicts stored for the chapters (carry.go)
+// are reused where their keys hold, and so is the baseline of a chapter
+// whose key holds (its tests are as they were when it passed); with
+// Update, every chapter's file is written afterwards. Without it nothing is read or written.
+func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter, opts Options) (*Report, error) {
 	start := time.Now()
+	p := opts.Progress
 	rep := &Report{Weakenings: []Result{}, NeverFailing: []ChapterTest{}, Excused: []ChapterTest{}, Baselines: []Baseline{}, Problems: []string{}}
 	if len(chapters) == 0 {
 		rep.OK = true
 		return rep, nil
 	}
+	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
+	var c *carried
+	if opts.Stored != nil {
+		var err error
+		if c, err = carry(r.Root, chapters, *opts.Stored); err != nil {
+			return nil, err
+		}
+		for _, res := range c.reused {
+			tally.remember(res)
+		}
+		rep.Reused, rep.Sample = len(c.reused), c.sample
+		if p.OnReused != nil {
+			p.OnReused(rep.Reused, c.sample)
+		}
+	}
+	var torun []*weakening.Chapter
+	for _, ch := range chapters {
+		if c == nil || !c.baselineHolds(ch) {
+			torun = append(torun, ch)
+		}
+	}
 	baselineStart := time.Now()
-	baselines, err := runBaselines(ctx, r, chapters)
-	if err != nil {
-		return nil, err
+	var ran []Baseline
+	if len(torun) > 0 {
+		var err error
+		if ran, err = runBaselines(ctx, r, torun); err != nil {
+			return nil, err
+		}
 	}
 	rep.BaselineSeconds = round(time.Since(baselineStart).Seconds())
+	baselines := make([]Baseline, len(chapters))
+	for i, ch := range chapters {
+		if j := slices.Index(torun, ch); j >= 0 {
+			baselines[i] = ran[j]
+		} else {
+			baselines[i] = Baseline{Chapter: ch.Name, Passed: true, Tests: c.tests[ch.Name], Reused: true}
+		}
+	}
 	rep.Baselines = baselines
-	if p.OnBaselines != nil {
-		p.OnBaselines(baselines, rep.BaselineSeconds)
+	if p.OnBaselines != nil && len(torun) > 0 {
+		p.OnBaselines(ran, rep.BaselineSeconds)
 	}
 
-	tally := &tally{rep: rep, failed: map[string]map[string]bool{}, onResult: p.OnResult}
-	queue := tally.queue(chapters, baselines)
+	queue := tally.queue(chapters, baselines, c)
 	sharedStart := time.Now()
 	shared, err := buildShared(ctx, r, queue, p.note)
 	if err != nil {
@@ -120,6 +175,14 @@ func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter
 			return nil, err
 		}
 		rep.neverFailing(ch, baselines[i], tally.failed[ch.Name], learner)
+	}
+	if c != nil {
+		c.checkSample(rep)
+		if opts.Stored.Update {
+			if err := c.store(r.Root, chapters, rep); err != nil {
+				return nil, err
+			}
+		}
 	}
 	rep.Seconds = round(time.Since(start).Seconds())
 	rep.conclude()
@@ -150,11 +213,25 @@ func (ta *tally) add(r Result) {
 	}
 }
 
+// remember records a reused verdict: it counts like a fresh one, but is
+// not reported as it arrives.
+func (ta *tally) remember(r Result) {
+	ta.mu.Lock()
+	defer ta.mu.Unlock()
+	ta.rep.Weakenings = append(ta.rep.Weakenings, r)
+	if ta.failed[r.Chapter] == nil {
+		ta.failed[r.Chapter] = map[string]bool{}
+	}
+	for _, name := range r.FailedTests {
+		ta.failed[r.Chapter][name] = true
+	}
+}
+
 // queue returns the weakenings to run, longest chapter first: the last
 // runs to finish are short ones, so the cores stay busy. A weakening that
 // cannot run (its entry is malformed, its chapter's baseline fails) gets
 // its verdict here instead.
-func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline) []job {
+func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline, c *carried) []job {
 	var queue []job
 	for i, ch := range chapters {
 		base := baselines[i]
@@ -167,6 +244,11 @@ func (ta *tally) queue(chapters []*weakening.Chapter, baselines []Baseline) []jo
 				ta.add(Result{Chapter: ch.Name, Name: w.Name, FailedTests: []string{}, Tests: w.Tests}.
 					invalid(BaselineFailing, "baseline failing: "+base.Reason))
 				continue
+			}
+			if c != nil {
+				if _, reused := c.reused[ch.Name+"/"+w.Name]; reused {
+					continue
+				}
 			}
 			queue = append(queue, job{w: w, listed: base.Tests, cost: base.Seconds})
 		}

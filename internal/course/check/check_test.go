@@ -29,7 +29,7 @@ func TestCheckGivesEachFixtureWeakeningItsVerdict(t *testing.T) {
 	r := &variant.Runner{Root: root, Timeout: 3 * time.Second}
 	t.Cleanup(func() { assert.Check(t, r.Close()) })
 
-	rep, err := Check(t.Context(), r, cat.Chapters, Progress{})
+	rep, err := Check(t.Context(), r, cat.Chapters, Options{})
 	assert.NilError(t, err)
 
 	type want struct {

@@ -68,6 +68,8 @@ type Result struct {
 	FailedTests []string `json:"failed_tests"` // top-level tests that failed under the weakening
 	Seconds     float64  `json:"seconds"`
 	Tests       []string `json:"tests"` // the tests the catalog says must fail
+	// Reused: the verdict is a stored one whose key holds (carry.go).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // invalid returns r as an Invalid result for problem p.

@@ -15,24 +15,34 @@ import (
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
-// check runs `drill check [CHAPTER...] [--json]`.
+// check runs `drill check [CHAPTER...] [--json] [--full] [--update] [--sample N [--seed S]]`.
 func (t *Tool) check(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	var jobs int
 	jobsFlag.Var(fs, &jobs, "run `N` go test commands at once (0, the default: one more than the number of CPUs)")
 	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+variant.DefaultTimeout.String()+")")
-	names, err := parseArgs(fs, args, "[CHAPTER...] [--json]",
+	full := fs.Bool("full", false, "judge every weakening again, reusing no stored verdict")
+	update := fs.Bool("update", false, "write the caught verdicts to "+check.VerdictDir+" (make check does)")
+	var sample, seed int
+	sampleFlag.Var(fs, &sample, "judge `N` reused verdicts again, chosen at random")
+	seedFlag.Var(fs, &seed, "choose the sample with seed `S` (a run prints the one it used)")
+	names, err := parseArgs(fs, args, "[CHAPTER...] [--json] [--full] [--update] [--sample N [--seed S]]",
 		"The graded check. For every weakening: the chapter's tests pass without it; with it\n"+
 			"(through go test -overlay, the working tree untouched) the tree builds, every named test\n"+
 			"runs and fails, none skips or times out, and the failure output matches the expect pattern.\n"+
 			"Every chapter test must fail under some weakening, or carry a reason in the chapter's\n"+
-			"weakenings/never-failing.txt. Exit status 0 only if all of that holds.", t.Stderr)
+			"weakenings/never-failing.txt. Exit status 0 only if all of that holds.\n"+
+			"Caught verdicts kept in "+check.VerdictDir+"/CHAPTER.txt (--update writes them) are reused\n"+
+			"while nothing the chapter is built from changed; --full judges everything again, --sample N\n"+
+			"judges N reused ones again.", t.Stderr)
 	if err != nil {
 		return err
 	}
-	if err := jobsFlag.Check(jobs); err != nil {
-		return usagef("%v", err)
+	for _, err := range []error{jobsFlag.Check(jobs), sampleFlag.Check(sample), seedFlag.Check(seed)} {
+		if err != nil {
+			return usagef("%v", err)
+		}
 	}
 	if *timeout < 0 {
 		return usagef("--timeout %s: want a positive duration such as 90s or 2m", *timeout)
@@ -59,9 +69,10 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	defer r.Close()
 	p := check.Progress{Note: func(s string) { fmt.Fprintf(t.Stderr, "drill check: %s\n", s) }}
 	if !*asJSON {
-		t.showCheckProgress(&p, chapters, r)
+		t.showCheckProgress(&p, chapters, r, *full)
 	}
-	rep, err := check.Check(ctx, r, chapters, p)
+	reuse := check.Reuse{Full: *full, Sample: sample, Seed: uint64(seed), Update: *update}
+	rep, err := check.Check(ctx, r, chapters, check.Options{Progress: p, Stored: &reuse})
 	if err != nil {
 		return err
 	}
@@ -134,23 +145,40 @@ func treeAsShipped(root string) error {
 
 // showCheckProgress makes p print the check's steps on t.Stdout as they
 // finish: the plan, the baselines, the shared build, each verdict.
-func (t *Tool) showCheckProgress(p *check.Progress, chapters []*weakening.Chapter, r *variant.Runner) {
+func (t *Tool) showCheckProgress(p *check.Progress, chapters []*weakening.Chapter, r *variant.Runner, full bool) {
 	total := 0
 	for _, ch := range chapters {
 		total += len(ch.Weakenings) + len(ch.Broken)
 	}
 	fmt.Fprintf(t.Stdout, "drill check: %d chapters, %d weakenings, %d go test runs at a time, -timeout %s\n",
 		len(chapters), total, r.Limit(), r.TestTimeout())
-	fmt.Fprintf(t.Stdout, "running every chapter's tests without weakenings first...\n")
 	var mu sync.Mutex
 	done := 0
+	p.OnReused = func(reused int, sample *check.SampleReport) {
+		mu.Lock()
+		defer mu.Unlock()
+		done += reused
+		switch {
+		case full:
+			fmt.Fprintf(t.Stdout, "--full: every weakening is judged, no stored verdict reused\n")
+		case sample != nil:
+			fmt.Fprintf(t.Stdout, "%d stored verdicts hold: %d reused, %d judged again at random (seed %d, --seed %d repeats it)\n",
+				reused+sample.Size, reused, sample.Size, sample.Seed, sample.Seed)
+		default:
+			fmt.Fprintf(t.Stdout, "%d stored verdicts hold and are reused (--full judges them again)\n", reused)
+		}
+	}
 	p.OnBaselines = func(bs []check.Baseline, seconds float64) {
+		fmt.Fprintf(t.Stdout, "ran the tests of %d chapters without weakenings first:\n", len(bs))
 		for _, b := range bs {
 			fmt.Fprintln(t.Stdout, baselineLine(b))
 		}
-		fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over all chapters; it also warms the build cache)\n", seconds)
+		fmt.Fprintf(t.Stdout, "baselines done in %.1fs (one go test over those chapters; it also warms the build cache)\n", seconds)
 	}
 	p.OnShared = func(shared, alone int, seconds float64) {
+		if shared+alone == 0 {
+			return
+		}
 		fmt.Fprintf(t.Stdout, "shared build in %.1fs: %d weakenings switched inside it, %d built one by one\n", seconds, shared, alone)
 	}
 	p.OnResult = func(res check.Result) {

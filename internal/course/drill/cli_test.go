@@ -35,7 +35,7 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		{"try-two-names", []string{"try", "a", "b"}, `^drill try: want exactly one weakening name`},
 		{"unknown-weakening", []string{"try", "no-such-weakening"}, `^drill try: unknown weakening "no-such-weakening": run 'go run ./tools/drill list' for the names$`},
 		{"unknown-chapter", []string{"check", "ch09"}, `^drill check: unknown chapter "ch09": want one of ch01 \(ch01_counter\), ch02 \(ch02_red\), ch03 \(ch03_green\)$`},
-		{"unknown-flag", []string{"check", "--bogus"}, `^drill check: flag provided but not defined: -bogus \(allowed: --jobs N, --json, --timeout DURATION\)$`},
+		{"unknown-flag", []string{"check", "--bogus"}, `^drill check: flag provided but not defined: -bogus \(allowed: --full, --jobs N, --json, --sample N, --seed S, --timeout DURATION, --update\)$`},
 		{"list-two-chapters", []string{"list", "ch01", "ch02"}, `^drill list: want at most one chapter, got 2: ch01 ch02$`},
 		{"restore-with-name", []string{"restore", "ceiling-off-by-one"}, `^drill restore: takes no arguments, got "ceiling-off-by-one"`},
 		{"negative-jobs", []string{"check", "--jobs", "-1"}, `^drill check: invalid value "-1" for flag -jobs: want a plain decimal integer from 0 to 256`},
@@ -202,7 +202,7 @@ func TestCheckHumanOutputEndsWithTheTable(t *testing.T) {
 	assert.Check(t, cmp.Contains(stdout, "baseline ch03_green: ok (1 tests)\n"))
 	assert.Check(t, cmp.Regexp(`\[1/1\] caught   ch03_green ceiling-ignored \([0-9.]+s\)\n`, stdout))
 	assert.Check(t, cmp.Regexp(`(?m)^ch03_green  ceiling-ignored  caught   [0-9.]+ +TestCeilingHolds$`, stdout))
-	assert.Check(t, cmp.Regexp(`(?m)^drill check: ok: 1 weakenings: 1 caught, 0 survived, 0 invalid; 0 tests never failing \(0 excused\); [0-9.]+s$`, stdout))
+	assert.Check(t, cmp.Regexp(`(?m)^drill check: ok: 1 weakenings: 1 caught, 0 survived, 0 invalid; 0 verdicts reused; 0 tests never failing \(0 excused\); [0-9.]+s$`, stdout))
 }
 
 // TestCheckAndMutateLeaveNothingInTMPDIR runs alone: it points TMPDIR at

@@ -38,7 +38,7 @@ func writeTable(w io.Writer, rep *check.Report) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "CHAPTER\tWEAKENING\tVERDICT\tSECONDS\tFAILED TESTS (or why not caught)")
 	for _, r := range rep.Weakenings {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%s\n", r.Chapter, r.Name, r.Verdict, r.Seconds, r.Detail())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Chapter, r.Name, r.Verdict, secondsCell(r), r.Detail())
 	}
 	tw.Flush()
 	for _, b := range rep.Baselines {
@@ -80,8 +80,17 @@ func summary(rep *check.Report) string {
 	if !rep.OK {
 		status = "FAIL"
 	}
-	return fmt.Sprintf("drill check: %s: %d weakenings: %d caught, %d survived, %d invalid; %d tests never failing (%d excused); %.1fs",
-		status, len(rep.Weakenings), c.Caught, c.Survived, c.Invalid, len(rep.NeverFailing), len(rep.Excused), rep.Seconds)
+	return fmt.Sprintf("drill check: %s: %d weakenings: %d caught, %d survived, %d invalid; %d verdicts reused; %d tests never failing (%d excused); %.1fs",
+		status, len(rep.Weakenings), c.Caught, c.Survived, c.Invalid, rep.Reused, len(rep.NeverFailing), len(rep.Excused), rep.Seconds)
+}
+
+// secondsCell is a verdict's time in a table, or "reused" for a stored
+// verdict, which took none.
+func secondsCell(r check.Result) string {
+	if r.Reused {
+		return "reused"
+	}
+	return fmt.Sprintf("%.1f", r.Seconds)
 }
 
 // writeMarkdown prints the table as Markdown, for a CI job summary.
@@ -89,7 +98,7 @@ func writeMarkdown(w io.Writer, rep *check.Report) {
 	fmt.Fprintf(w, "## Break-and-fix check\n\n%s\n\n", summary(rep))
 	fmt.Fprintf(w, "| chapter | weakening | verdict | seconds | failed tests (or why not caught) |\n|---|---|---|---:|---|\n")
 	for _, r := range rep.Weakenings {
-		fmt.Fprintf(w, "| %s | `%s` | %s | %.1f | %s |\n", r.Chapter, r.Name, r.Verdict, r.Seconds, mdCell(r.Detail()))
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s |\n", r.Chapter, r.Name, r.Verdict, secondsCell(r), mdCell(r.Detail()))
 	}
 	for _, b := range rep.Baselines {
 		if !b.Passed {
