@@ -86,6 +86,19 @@ func (b *build) confirm(ctx context.Context, j *judge, bin variant.Binary, by st
 	return err
 }
 
+// confirmWithout confirms a kill by a mutant built alone: the test that
+// killed it must pass in j's shared build, where no mutant is on.
+func (b *build) confirmWithout(ctx context.Context, j *judge, by string) error {
+	if !b.lean {
+		return nil
+	}
+	bin, ok := b.shared.Binary(j.Name)
+	if !ok {
+		return fmt.Errorf("mutate: %s has no build without the mutant to confirm its kill", j.Name)
+	}
+	return b.confirm(ctx, j, bin, by)
+}
+
 // selection is the tests of j that can kill a mutant of pkg: the scripts
 // alone if only they reach it, else all of them.
 func selection(j *judge, pkg string) []string {
@@ -157,7 +170,9 @@ func (b *build) judgeAlone(ctx context.Context, m *Mutant, mine []*judge) judgem
 				return judgement{Verdict: Invalid, Reason: err.Error()}
 			}
 			if out.failed {
-				if err := b.confirm(ctx, j, bins[j.Name], out.by); err != nil {
+				// The confirmation runs the build without the mutant: this
+				// binary has it compiled in, so it would fail again.
+				if err := b.confirmWithout(ctx, j, out.by); err != nil {
 					return judgement{err: err}
 				}
 				return judgement{Verdict: Killed, KilledBy: j.Name + ": " + out.by}

@@ -186,6 +186,43 @@ func TestAStaleOrFalseVerdictIsNotTrusted(t *testing.T) {
 	assert.Equal(t, got[ids[0]], Killed, "the stale entry's mutant, judged again")
 }
 
+// TestAKillOfAMutantBuiltAloneIsConfirmedWithoutIt: in a run with few
+// mutants to judge (no baselines), a kill of a mutant built alone (an
+// array length) is confirmed in the build without the mutant; the binary
+// that has it compiled in would fail again and stop the run.
+func TestAKillOfAMutantBuiltAloneIsConfirmedWithoutIt(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds and runs the fixture's chapter")
+	}
+	root, first := judgedFixture(t)
+	_, verdicts := judged(first)
+	const alone = "ledger:stampLen:int-const:"
+	name := verdictFile(root, "internal/ledger")
+	data, err := os.ReadFile(name)
+	assert.NilError(t, err)
+	var lines []string
+	stale := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); strings.HasPrefix(line, alone) {
+			assert.Equal(t, Verdict(f[1]), Killed, "%s: the stamp's length is what its test reads", f[0])
+			line, stale = f[0]+" "+f[1]+" 000000000000000000000000", stale+1
+		}
+		lines = append(lines, line)
+	}
+	assert.Equal(t, stale, 2, "the stamp's length has two mutants")
+	assert.NilError(t, os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644))
+
+	rerun, log := measure(t, root, Config{})
+	assert.Assert(t, is.Contains(log, "no baselines"), "the run was not a lean one:\n%s", log)
+	ids, got := judged(rerun)
+	assert.Equal(t, len(ids), 2, "only the stale entries are judged again: %v", ids)
+	for _, id := range ids {
+		assert.Assert(t, strings.HasPrefix(id, alone), id)
+		assert.Equal(t, got[id], verdicts[id], "%s, built alone and judged again", id)
+	}
+}
+
 // TestMain removes the shared measured fixture once every test is done.
 func TestMain(m *testing.M) {
 	code := m.Run()

@@ -78,3 +78,9 @@ func TestJournalWritesTheEntryBeforeItsCommit(t *testing.T) {
 		t.Fatalf("Journal wrote %q; want the entry, then the commit mark", b.String())
 	}
 }
+
+func TestStampIsFourBytes(t *testing.T) {
+	if got := len(ledger.Stamp()); got != 4 {
+		t.Fatalf("len(Stamp()) = %d; want 4", got)
+	}
+}
