@@ -12,6 +12,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	is "gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // repository is the module root of this repository, relative to this package.
@@ -109,4 +111,36 @@ func TestLookupPrefersTheFolderItself(t *testing.T) {
 	}
 	_, ok := Fencelab.Lookup("internal/nosuch")
 	assert.Assert(t, !ok, "a folder nobody declared has a layer")
+}
+
+// TestTheFrameIsJudgedByTestsAlone: a runner package declared TestsOnly
+// (the command line every script goes through) is judged by the test
+// packages that import it, and by no chapter's scripts; an experiment a
+// chapter's scripts run is still judged by them.
+func TestTheFrameIsJudgedByTestsAlone(t *testing.T) {
+	t.Parallel()
+	tree := slices.Clone(Fencelab)
+	for i, p := range tree {
+		if p.Dir == "internal/runner/mailboxlab" {
+			tree[i].NotMutated = "" // mutated for this test, so its judges are listed
+		}
+	}
+	r := &variant.Runner{Root: repository}
+	t.Cleanup(func() { assert.NilError(t, r.Close()) })
+	l, err := listPackages(t.Context(), r, fencelabModule, tree)
+	assert.NilError(t, err)
+	judges, err := l.judges()
+	assert.NilError(t, err)
+	byTests, byScripts := 0, 0
+	for _, j := range judges {
+		assert.Check(t, j.uses["internal/runner/cli"] != reachScripts, "%s judges the frame by its scripts", j.Name)
+		if j.uses["internal/runner/cli"] == reachTests {
+			byTests++
+		}
+		if j.uses["internal/runner/mailboxlab"] == reachScripts {
+			byScripts++
+		}
+	}
+	assert.Check(t, byTests >= 2, "the frame's own tests and internal/runner's judge it: %d judges", byTests)
+	assert.Check(t, byScripts > 0, "no chapter's scripts judge the claim experiment")
 }

@@ -143,7 +143,7 @@ func (l *listing) runnerUses(j *judge, p *listedPackage, rel string, commands ma
 		return l.layer(r) == Runner && (!experiment || anyOf(names, cmds))
 	})
 	for r := range reached {
-		if _, ok := j.uses[r]; !ok && l.mutated(r) {
+		if _, ok := j.uses[r]; !ok && l.mutated(r) && !l.testsOnly(r) {
 			j.uses[r] = reachScripts
 		}
 	}
@@ -154,6 +154,13 @@ func (l *listing) runnerUses(j *judge, p *listedPackage, rel string, commands ma
 func (l *listing) mutated(rel string) bool {
 	row, ok := l.tree.Lookup(rel)
 	return ok && row.Dir == rel && row.Mutated()
+}
+
+// testsOnly reports whether only test packages judge the package folder
+// rel (its declaration's TestsOnly).
+func (l *listing) testsOnly(rel string) bool {
+	row, ok := l.tree.Lookup(rel)
+	return ok && row.Dir == rel && row.TestsOnly != ""
 }
 
 // anyOf reports whether set holds any of names.

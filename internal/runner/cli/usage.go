@@ -57,10 +57,11 @@ func isBool(f *flag.Flag) bool {
 }
 
 // valueName is the placeholder a flag's usage string names in backquotes,
-// or VALUE.
+// or VALUE. (UnquoteUsage names no placeholder only for a boolean flag,
+// which allowedFlags lists without one.)
 func valueName(f *flag.Flag) string {
 	name, _ := flag.UnquoteUsage(f)
-	if name == "" || name == "value" {
+	if name == "value" {
 		return "VALUE"
 	}
 	return name
