@@ -109,3 +109,34 @@ func overlayProblem(w *weakening.Weakening, err error) (p Problem, reason string
 // counts as never failing. Running only those tests leaves the slow
 // scripts out of every weakening that does not name them.
 func namedTests(w *weakening.Weakening) string { return variant.RunPattern(w.Tests) }
+
+// GradeEach grades every weakening of ws as Grade does, but in one shared
+// build: the way to grade several weakenings of one chapter at once
+// without a build each. listed holds their chapter's top-level tests, or
+// nil if unknown. The results are in the order of ws.
+func GradeEach(ctx context.Context, r *variant.Runner, ws []*weakening.Weakening, listed []string) ([]Result, error) {
+	queue := make([]job, len(ws))
+	for i, w := range ws {
+		queue[i] = job{w: w, listed: listed}
+	}
+	shared, err := buildShared(ctx, r, queue, func(string) {})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(ws))
+	byWeakening := map[*weakening.Weakening]int{}
+	for i, w := range ws {
+		byWeakening[w] = i
+	}
+	err = gradeAll(ctx, r, queue, shared, func(res Result) {
+		for w, i := range byWeakening {
+			if w.Chapter == res.Chapter && w.Name == res.Name {
+				out[i] = res
+			}
+		}
+	})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return out, err
+}

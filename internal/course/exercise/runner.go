@@ -103,15 +103,34 @@ func runChapter(ctx context.Context, r *variant.Runner, req Request) (*Outcome, 
 	return out, nil
 }
 
-// gradeWeakening grades weakening w against the working tree as it is now,
-// by the graded check's rules. A failure whose output does not match the
+// gradeWeakenings grades every weakening of ws in one shared build (a
+// build each would cost a link of the chapter per weakening) and sets
+// each one's grading.
+func gradeWeakenings(ctx context.Context, r *variant.Runner, ws []*weakeningRef) error {
+	if len(ws) == 0 {
+		return nil
+	}
+	list := make([]*weakening.Weakening, len(ws))
+	for i, ref := range ws {
+		list[i] = ref.w
+	}
+	results, err := check.GradeEach(ctx, r, list, nil)
+	if err != nil {
+		return err
+	}
+	for i, res := range results {
+		if ws[i].g, err = graded(ws[i].w, res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// graded reads a check result as an exercise's grading of w, by the
+// graded check's rules. A failure whose output does not match the
 // catalog's pattern still counts as caught: the pattern was written for
 // the shipped code's messages, not the learner's.
-func gradeWeakening(ctx context.Context, r *variant.Runner, w *weakening.Weakening) (Graded, error) {
-	res, err := check.Grade(ctx, r, w, nil)
-	if err != nil {
-		return Graded{}, err
-	}
+func graded(w *weakening.Weakening, res check.Result) (Graded, error) {
 	switch {
 	case res.Verdict == check.Caught || res.Problem == check.PatternNotMatched:
 		return Graded{Applies: true, Caught: true}, nil

@@ -100,11 +100,7 @@ func catalogStillCaught(ctx context.Context, set *Set, r *variant.Runner, e *Exe
 	if len(ws) > 0 {
 		opts.step(fmt.Sprintf("green; checking that the chapter still catches the %d weakenings of what you changed", len(ws)))
 	}
-	if err := r.Each(ctx, len(ws), func(ctx context.Context, i int) error {
-		g, err := gradeWeakening(ctx, r, ws[i].w)
-		ws[i].g = g
-		return err
-	}); err != nil {
+	if err := gradeWeakenings(ctx, r, ws); err != nil {
 		return err
 	}
 	for _, ref := range ws {
