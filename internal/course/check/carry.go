@@ -21,16 +21,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
@@ -105,10 +105,14 @@ var errBadVerdicts = errors.New("check: malformed verdict file")
 func treeSum(root string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s %s\n", carryVersion, runtime.Version())
+	var module []string // a module without requirements has no go.sum
 	for _, name := range []string{"go.mod", "go.sum"} {
-		if err := hashFile(h, root, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", err
+		if _, err := os.Stat(filepath.Join(root, name)); err == nil {
+			module = append(module, name)
 		}
+	}
+	if err := variant.HashFiles(h, root, module); err != nil {
+		return "", fmt.Errorf("check: %w", err)
 	}
 	for _, dir := range sharedTrees {
 		if err := hashTree(h, root, dir, notJudgedBy, sharedFile); err != nil {
@@ -127,7 +131,7 @@ func chapterKey(root, shared string, ch *weakening.Chapter) (string, error) {
 	for i, s := range chapterNotJudgedBy {
 		skip[i] = path.Join(dir, s)
 	}
-	if err := hashTree(h, root, dir, skip, func(string) bool { return true }); err != nil {
+	if err := hashTree(h, root, dir, skip, nil); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12]), nil
@@ -138,61 +142,22 @@ func chapterKey(root, shared string, ch *weakening.Chapter) (string, error) {
 func weakeningKey(root, chapter string, w *weakening.Weakening) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "chapter %s\n", chapter)
-	if err := hashFile(h, root, w.Path); err != nil {
-		return "", err
+	if err := variant.HashFiles(h, root, []string{w.Path}); err != nil {
+		return "", fmt.Errorf("check: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12]), nil
 }
 
 // hashTree adds every file under dir (relative to root) that keep keeps
-// to h, in path order, leaving out the folders in skip. A missing dir
-// adds nothing.
-func hashTree(h interface{ Write([]byte) (int, error) }, root, dir string, skip []string, keep func(rel string) bool) error {
-	var files []string
-	base := filepath.Join(root, filepath.FromSlash(dir))
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if slices.Contains(skip, rel) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Type().IsRegular() && keep(rel) {
-			files = append(files, rel)
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// to h, in path order, leaving out the folders in skip.
+func hashTree(h io.Writer, root, dir string, skip []string, keep func(rel string) bool) error {
+	files, err := variant.ListFiles(root, dir, skip, keep)
+	if err == nil {
+		err = variant.HashFiles(h, root, files)
 	}
 	if err != nil {
 		return fmt.Errorf("check: %w", err)
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		if err := hashFile(h, root, f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// hashFile adds rel's name and contents to h.
-func hashFile(h interface{ Write([]byte) (int, error) }, root, rel string) error {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return fmt.Errorf("check: %w", err)
-	}
-	sum := sha256.Sum256(data)
-	fmt.Fprintf(h, "%s %x\n", rel, sum)
 	return nil
 }
 
@@ -322,18 +287,12 @@ func (c *carried) pickSample(reuse Reuse) {
 	if reuse.Sample <= 0 || reuse.Full {
 		return
 	}
-	seed := reuse.Seed
-	if seed == 0 {
-		seed = rand.Uint64()>>1 | 1 // it fits --seed, a plain int
-	}
 	ids := make([]string, 0, len(c.reused))
 	for id := range c.reused {
 		ids = append(ids, id)
 	}
-	sort.Strings(ids)
-	r := rand.New(rand.NewPCG(seed, seed))
-	r.Shuffle(len(ids), func(a, b int) { ids[a], ids[b] = ids[b], ids[a] })
-	ids = ids[:min(reuse.Sample, len(ids))]
+	sort.Strings(ids) // map order must not change what a seed picks
+	ids, seed := variant.Sample(ids, reuse.Sample, reuse.Seed)
 	for _, id := range ids {
 		c.sampled[id] = true
 		delete(c.reused, id)

@@ -17,11 +17,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // keyVersion changes when the engine judges differently, so that no
@@ -36,13 +37,8 @@ func (l *listing) testSides(judges []*judge) error {
 			return err
 		}
 		h := sha256.New()
-		for _, f := range files {
-			data, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(f)))
-			if err != nil {
-				return fmt.Errorf("mutate: the test side of %s: %w", j.Name, err)
-			}
-			sum := sha256.Sum256(data)
-			fmt.Fprintf(h, "%s %x\n", f, sum)
+		if err := variant.HashFiles(h, l.root, files); err != nil {
+			return fmt.Errorf("mutate: the test side of %s: %w", j.Name, err)
 		}
 		j.testSide = hex.EncodeToString(h.Sum(nil)[:12])
 	}
@@ -63,7 +59,12 @@ func (l *listing) testSideFiles(j *judge) ([]string, error) {
 		for _, n := range names {
 			files = append(files, rel+"/"+n)
 		}
-		return walkFiles(l.root, rel+"/testdata", &files)
+		data, err := variant.ListFiles(l.root, rel+"/testdata", nil, nil)
+		if err != nil {
+			return fmt.Errorf("mutate: %w", err)
+		}
+		files = append(files, data...)
+		return nil
 	}
 	if err := add(own, p, true); err != nil {
 		return nil, err
@@ -78,30 +79,6 @@ func (l *listing) testSideFiles(j *judge) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
-}
-
-// walkFiles appends every file under dir (relative to root) to files; a
-// missing dir adds nothing.
-func walkFiles(root, dir string, files *[]string) error {
-	base := filepath.Join(root, filepath.FromSlash(dir))
-	err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		*files = append(*files, filepath.ToSlash(rel))
-		return nil
-	})
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("mutate: %w", err)
-	}
-	return nil
 }
 
 // moduleSum hashes go.mod and go.sum.

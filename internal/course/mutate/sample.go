@@ -8,8 +8,9 @@ package mutate
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
+
+	"github.com/fencelab/fencelab/internal/course/variant"
 )
 
 // SampleReport says what a sample re-judged.
@@ -28,19 +29,13 @@ func (m *measurement) pickSample() {
 	if m.cfg.Sample <= 0 {
 		return
 	}
-	seed := m.cfg.Seed
-	if seed == 0 {
-		seed = rand.Uint64()>>1 | 1 // it fits --seed, a plain int
-	}
 	var reused []int
 	for _, i := range m.runnable {
 		if m.results[i].Reused {
 			reused = append(reused, i)
 		}
 	}
-	r := rand.New(rand.NewPCG(seed, seed))
-	r.Shuffle(len(reused), func(a, b int) { reused[a], reused[b] = reused[b], reused[a] })
-	reused = reused[:min(m.cfg.Sample, len(reused))]
+	reused, seed := variant.Sample(reused, m.cfg.Sample, m.cfg.Seed)
 	slices.Sort(reused)
 	for _, i := range reused {
 		m.sampled[i] = m.stored[m.all[i].ID].Verdict
