@@ -27,16 +27,10 @@ func TestASampleCatchesAStoredVerdictThatLies(t *testing.T) {
 	src, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "drill"))
 	assert.NilError(t, err)
 	assert.NilError(t, os.CopyFS(root, os.DirFS(src)))
-	survivor := filepath.Join(root, "chapters", "ch03_green", weakening.Dir, "label-ignored.txtar")
-	assert.NilError(t, os.WriteFile(survivor, []byte(`The label changes; the ceiling's test never looks at it.
-
-file: internal/counter/counter.go
-tests: TestCeilingHolds
--- before --
-func (c *Counter) Label() string { return "counter" }
--- after --
-func (c *Counter) Label() string { return "tally" }
-`), 0o644))
+	// A weakening of ch03_green its test does not catch.
+	survivor, err := os.ReadFile(filepath.Join(root, "extra", "label-ignored.txtar"))
+	assert.NilError(t, err)
+	assert.NilError(t, os.WriteFile(filepath.Join(root, "chapters", "ch03_green", weakening.Dir, "label-ignored.txtar"), survivor, 0o644))
 	cat, err := weakening.Load(root)
 	assert.NilError(t, err)
 	ch, ok := cat.Chapter("ch03")

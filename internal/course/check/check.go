@@ -197,17 +197,12 @@ type tally struct {
 	onResult func(Result)
 }
 
-// add records one verdict and the tests it saw fail.
+// add records one fresh verdict and reports it as it arrives (one call
+// of onResult at a time).
 func (ta *tally) add(r Result) {
 	ta.mu.Lock()
 	defer ta.mu.Unlock()
-	ta.rep.Weakenings = append(ta.rep.Weakenings, r)
-	if ta.failed[r.Chapter] == nil {
-		ta.failed[r.Chapter] = map[string]bool{}
-	}
-	for _, name := range r.FailedTests {
-		ta.failed[r.Chapter][name] = true
-	}
+	ta.record(r)
 	if ta.onResult != nil {
 		ta.onResult(r)
 	}
@@ -218,6 +213,11 @@ func (ta *tally) add(r Result) {
 func (ta *tally) remember(r Result) {
 	ta.mu.Lock()
 	defer ta.mu.Unlock()
+	ta.record(r)
+}
+
+// record adds r and the tests it saw fail to the report; ta.mu is held.
+func (ta *tally) record(r Result) {
 	ta.rep.Weakenings = append(ta.rep.Weakenings, r)
 	if ta.failed[r.Chapter] == nil {
 		ta.failed[r.Chapter] = map[string]bool{}

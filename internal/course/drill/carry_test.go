@@ -126,16 +126,8 @@ func TestAStaleCheckVerdictIsJudgedAgain(t *testing.T) {
 }
 
 // addSurvivor adds to chapter ch03_green of the fixture copy at root a
-// weakening its test does not catch.
+// weakening its test does not catch (testdata/drill/extra).
 func addSurvivor(t *testing.T, root string) {
 	t.Helper()
-	writeFile(t, root, "chapters/ch03_green/weakenings/label-ignored.txtar", `The label changes; the ceiling's test never looks at it.
-
-file: internal/counter/counter.go
-tests: TestCeilingHolds
--- before --
-func (c *Counter) Label() string { return "counter" }
--- after --
-func (c *Counter) Label() string { return "tally" }
-`)
+	writeFile(t, root, "chapters/ch03_green/weakenings/label-ignored.txtar", readFile(t, root, "extra/label-ignored.txtar"))
 }
