@@ -100,7 +100,8 @@ func (p Progress) note(s string) {
 // With opts.Stored set, the verdicts stored for the chapters (carry.go)
 // are reused where their keys hold, and so is the baseline of a chapter
 // whose key holds (its tests are as they were when it passed); with
-// Update, every chapter's file is written afterwards. Without it nothing is read or written.
+// Update, every chapter's file is written afterwards. Without it nothing
+// is read or written.
 func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter, opts Options) (*Report, error) {
 	start := time.Now()
 	p := opts.Progress
@@ -124,34 +125,10 @@ func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter
 			p.OnReused(rep.Reused, c.sample)
 		}
 	}
-	var torun []*weakening.Chapter
-	for _, ch := range chapters {
-		if c == nil || !c.baselineHolds(ch) {
-			torun = append(torun, ch)
-		}
+	baselines, err := baselinesOf(ctx, r, chapters, c, rep, p)
+	if err != nil {
+		return nil, err
 	}
-	baselineStart := time.Now()
-	var ran []Baseline
-	if len(torun) > 0 {
-		var err error
-		if ran, err = runBaselines(ctx, r, torun); err != nil {
-			return nil, err
-		}
-	}
-	rep.BaselineSeconds = round(time.Since(baselineStart).Seconds())
-	baselines := make([]Baseline, len(chapters))
-	for i, ch := range chapters {
-		if j := slices.Index(torun, ch); j >= 0 {
-			baselines[i] = ran[j]
-		} else {
-			baselines[i] = Baseline{Chapter: ch.Name, Passed: true, Tests: c.tests[ch.Name], Reused: true}
-		}
-	}
-	rep.Baselines = baselines
-	if p.OnBaselines != nil && len(torun) > 0 {
-		p.OnBaselines(ran, rep.BaselineSeconds)
-	}
-
 	queue := tally.queue(chapters, baselines, c)
 	sharedStart := time.Now()
 	shared, err := buildShared(ctx, r, queue, p.note)
@@ -187,6 +164,41 @@ func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter
 	rep.Seconds = round(time.Since(start).Seconds())
 	rep.conclude()
 	return rep, nil
+}
+
+// baselinesOf returns every chapter's baseline, in the order of chapters:
+// the stored one where the chapter's key holds (c says), else one run now
+// in a single go test over those chapters. It records the run's time in
+// rep and reports the baselines it ran through p.
+func baselinesOf(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter, c *carried, rep *Report, p Progress) ([]Baseline, error) {
+	var torun []*weakening.Chapter
+	for _, ch := range chapters {
+		if c == nil || !c.baselineHolds(ch) {
+			torun = append(torun, ch)
+		}
+	}
+	start := time.Now()
+	var ran []Baseline
+	if len(torun) > 0 {
+		var err error
+		if ran, err = runBaselines(ctx, r, torun); err != nil {
+			return nil, err
+		}
+	}
+	rep.BaselineSeconds = round(time.Since(start).Seconds())
+	baselines := make([]Baseline, len(chapters))
+	for i, ch := range chapters {
+		if j := slices.Index(torun, ch); j >= 0 {
+			baselines[i] = ran[j]
+		} else {
+			baselines[i] = Baseline{Chapter: ch.Name, Passed: true, Tests: c.tests[ch.Name], Reused: true}
+		}
+	}
+	rep.Baselines = baselines
+	if p.OnBaselines != nil && len(torun) > 0 {
+		p.OnBaselines(ran, rep.BaselineSeconds)
+	}
+	return baselines, nil
 }
 
 // tally collects the verdicts as they arrive, from several goroutines.

@@ -22,27 +22,17 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	var jobs int
 	jobsFlag.Var(fs, &jobs, "run `N` go test commands at once (0, the default: one more than the number of CPUs)")
 	timeout := fs.Duration("timeout", 0, "give each go test run a -timeout of `DURATION` (0, the default: "+variant.DefaultTimeout.String()+")")
-	full := fs.Bool("full", false, "judge every weakening again, reusing no stored verdict")
 	update := fs.Bool("update", false, "write the caught verdicts to "+check.VerdictDir+" (make check does)")
-	var sample, seed int
-	sampleFlag.Var(fs, &sample, "judge `N` reused verdicts again, chosen at random")
-	seedFlag.Var(fs, &seed, "choose the sample with seed `S` (a run prints the one it used)")
-	names, err := parseArgs(fs, args, "[CHAPTER...] [--json] [--full] [--update] [--sample N [--seed S]]",
-		"The graded check. For every weakening: the chapter's tests pass without it; with it\n"+
-			"(through go test -overlay, the working tree untouched) the tree builds, every named test\n"+
-			"runs and fails, none skips or times out, and the failure output matches the expect pattern.\n"+
-			"Every chapter test must fail under some weakening, or carry a reason in the chapter's\n"+
-			"weakenings/never-failing.txt. Exit status 0 only if all of that holds.\n"+
-			"Caught verdicts kept in "+check.VerdictDir+"/CHAPTER.txt (--update writes them) are reused\n"+
-			"while nothing the chapter is built from changed; --full judges everything again, --sample N\n"+
-			"judges N reused ones again.", t.Stderr)
+	reuse := addReuseFlags(fs, "weakening")
+	names, err := parseArgs(fs, args, "[CHAPTER...] [--json] [--full] [--update] [--sample N [--seed S]]", checkHelp(), t.Stderr)
 	if err != nil {
 		return err
 	}
-	for _, err := range []error{jobsFlag.Check(jobs), sampleFlag.Check(sample), seedFlag.Check(seed)} {
-		if err != nil {
-			return usagef("%v", err)
-		}
+	if err := jobsFlag.Check(jobs); err != nil {
+		return usagef("%v", err)
+	}
+	if err := reuse.check(); err != nil {
+		return err
 	}
 	if *timeout < 0 {
 		return usagef("--timeout %s: want a positive duration such as 90s or 2m", *timeout)
@@ -69,10 +59,10 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	defer r.Close()
 	p := check.Progress{Note: func(s string) { fmt.Fprintf(t.Stderr, "drill check: %s\n", s) }}
 	if !*asJSON {
-		t.showCheckProgress(&p, chapters, r, *full)
+		t.showCheckProgress(&p, chapters, r, *reuse.full)
 	}
-	reuse := check.Reuse{Full: *full, Sample: sample, Seed: uint64(seed), Update: *update}
-	rep, err := check.Check(ctx, r, chapters, check.Options{Progress: p, Stored: &reuse})
+	stored := check.Reuse{Full: *reuse.full, Sample: reuse.sample, Seed: uint64(reuse.seed), Update: *update}
+	rep, err := check.Check(ctx, r, chapters, check.Options{Progress: p, Stored: &stored})
 	if err != nil {
 		return err
 	}
@@ -92,6 +82,18 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 		return errReported
 	}
 	return nil
+}
+
+// checkHelp is check's summary for -h.
+func checkHelp() string {
+	return "The graded check. For every weakening: the chapter's tests pass without it; with it\n" +
+		"(through go test -overlay, the working tree untouched) the tree builds, every named test\n" +
+		"runs and fails, none skips or times out, and the failure output matches the expect pattern.\n" +
+		"Every chapter test must fail under some weakening, or carry a reason in the chapter's\n" +
+		"weakenings/never-failing.txt. Exit status 0 only if all of that holds.\n" +
+		"Caught verdicts kept in " + check.VerdictDir + "/CHAPTER.txt (--update writes them) are reused\n" +
+		"while nothing the chapter is built from changed; --full judges everything again, --sample N\n" +
+		"judges N reused ones again."
 }
 
 // pickChapters returns the chapters names asks for (all of them if none),

@@ -8,13 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fencelab/fencelab/internal/course/mutate"
-	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
 // mutate runs `drill mutate [PACKAGE...] [--json] [--survivors] [-v] [--jobs N]
@@ -24,19 +22,18 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document instead of progress and a table")
 	survivors := fs.Bool("survivors", false, "list only the mutants that survived (JSON: only those in mutants)")
 	verbose := fs.Bool("v", false, "print every mutant's verdict as it comes, not only the survivors")
-	full := fs.Bool("full", false, "judge every mutant again, reusing no stored verdict")
-	var jobs, sample, seed int
+	var jobs int
 	jobsFlag.Var(fs, &jobs, "run `N` test processes at once (0, the default: one more than the number of CPUs)")
-	sampleFlag.Var(fs, &sample, "judge `N` reused verdicts again, chosen at random, and fail if one differs")
-	seedFlag.Var(fs, &seed, "choose the sample with seed `S` (a run prints the one it used)")
+	reuse := addReuseFlags(fs, "mutant")
 	names, err := parseArgs(fs, args, "[PACKAGE...] [--json] [--survivors] [-v] [--jobs N] [--full] [--sample N [--seed S]]", mutateHelp(), t.Stderr)
 	if err != nil {
 		return err
 	}
-	for _, check := range []error{jobsFlag.Check(jobs), sampleFlag.Check(sample), seedFlag.Check(seed)} {
-		if check != nil {
-			return usagef("%v", check)
-		}
+	if err := jobsFlag.Check(jobs); err != nil {
+		return usagef("%v", err)
+	}
+	if err := reuse.check(); err != nil {
+		return err
 	}
 	root, err := t.root()
 	if err != nil {
@@ -55,7 +52,7 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 		r.Jobs = jobs
 	}
 	defer r.Close()
-	cfg := mutate.Config{Runner: r, Tree: tree, Packages: pkgs, Full: *full, Sample: sample, Seed: uint64(seed)}
+	cfg := mutate.Config{Runner: r, Tree: tree, Packages: pkgs, Full: *reuse.full, Sample: reuse.sample, Seed: uint64(reuse.seed)}
 	if !*asJSON {
 		cfg.Log, cfg.OnResult = t.Stdout, progress(t.Stdout, *verbose)
 	}
@@ -65,12 +62,6 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	}
 	return t.printMutate(rep, *asJSON, *survivors)
 }
-
-// sampleFlag and seedFlag are --sample and --seed of mutate.
-var (
-	sampleFlag = cli.IntFlag{Name: "sample", Min: 0, Max: 100000}
-	seedFlag   = cli.IntFlag{Name: "seed", Min: 0, Max: math.MaxInt64}
-)
 
 // mutateHelp is mutate's summary for -h: what it does, and every operator
 // from the engine's registry.
