@@ -15,8 +15,6 @@ package check
 // is not caught any more fails the check like any other.
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -177,13 +175,7 @@ func readStored(root, chapter string) (*storedChapter, error) {
 		return nil, fmt.Errorf("check: %w", err)
 	}
 	s := &storedChapter{caught: map[string]storedOK{}}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
+	for n, f := range variant.Records(data) {
 		switch {
 		case f[0] == "tests" && len(f) >= 2:
 			s.key, s.tests = f[1], f[2:]
@@ -194,7 +186,7 @@ func readStored(root, chapter string) (*storedChapter, error) {
 				errBadVerdicts, VerdictDir, chapter, n)
 		}
 	}
-	return s, sc.Err()
+	return s, nil
 }
 
 // writeStored writes chapter's verdict file: its key and tests, then its

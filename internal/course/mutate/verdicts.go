@@ -10,8 +10,6 @@ package mutate
 // verdicts a change touched.
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -62,19 +60,13 @@ func readVerdicts(root string, pkgs []string) (map[string]stored, error) {
 // parseVerdicts adds the lines of one verdict file to out: `ID VERDICT
 // KEY`, blank lines and # comments ignored.
 func parseVerdicts(data []byte, out map[string]stored) error {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
+	for n, f := range variant.Records(data) {
 		if len(f) != 3 || Verdict(f[1]) != Killed && Verdict(f[1]) != Survived {
 			return fmt.Errorf("%w: line %d: want `ID killed|survived KEY`", ErrBadVerdicts, n)
 		}
 		out[f[0]] = stored{Verdict: Verdict(f[1]), Key: f[2]}
 	}
-	return sc.Err()
+	return nil
 }
 
 // writeVerdicts writes the verdict file of package folder pkg: every
