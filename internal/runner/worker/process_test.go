@@ -83,6 +83,27 @@ func TestInProcessWorkerPlaysTheSameRole(t *testing.T) {
 	assert.Equal(t, q.Kill(), worker.Exit{Code: -1, Normal: false}, "how a killed in-process worker ended")
 }
 
+// TestAnInProcessWorkerThatReturnedReleasesItsContext: once a worker's
+// body has returned, the context it was given is cancelled, so anything
+// the body left waiting on it (a timer, a watch, a connection) is
+// released with the worker, not at the end of the parent's context.
+func TestAnInProcessWorkerThatReturnedReleasesItsContext(t *testing.T) {
+	t.Parallel()
+	given := make(chan context.Context, 1)
+	keep := worker.Role{Name: "keep-context", Run: func(ctx context.Context, _ []string, _ *worker.Link) error {
+		given <- ctx
+		return nil
+	}}
+	p, err := worker.StartInProcess(t.Context(), keep)
+	assert.NilError(t, err)
+	exit, err := p.Wait()
+	assert.NilError(t, err)
+	assert.Equal(t, exit, worker.Exit{Code: 0, Normal: true}, "how a body that returned nil ended")
+
+	ctx := <-given
+	assert.Check(t, ctx.Err() != nil, "the context of a worker whose body returned must be cancelled by the time Wait returns")
+}
+
 // TestLinkCarriesAMessageOfHundredsOfKilobytes: one message may be far
 // longer than a line scanner takes by default (64 KiB): a worker handed a
 // 200 KiB argument echoes it back, whole, over its link.
