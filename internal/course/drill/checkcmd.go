@@ -66,7 +66,13 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	return t.reportCheck(rep, *asJSON)
+}
+
+// reportCheck prints the check's report (as JSON, or as a table), adds it
+// to the job summary if there is one, and fails if anything was not caught.
+func (t *Tool) reportCheck(rep *check.Report, asJSON bool) error {
+	if asJSON {
 		if err := writeJSON(t.Stdout, rep); err != nil {
 			return err
 		}

@@ -50,44 +50,64 @@ func (e *Exercise) validate() error {
 	}
 	switch e.Kind {
 	case Fix:
-		if e.Fault == "" {
-			return fmt.Errorf("fix without fault: key (a weakening's name or a mutant's ID)")
-		}
-		if IsMutant(e.Fault) && e.Expect == "" {
-			return fmt.Errorf("a fix whose fault is a mutant needs expect: (a mutant has none of its own)")
-		}
+		return e.validateFix()
 	case Test:
-		if err := e.validateTarget(); err != nil {
-			return err
+		return e.validateTest()
+	default:
+		return e.validateBuild()
+	}
+}
+
+// validateFix checks what a fix exercise needs: the fault it hides, and a
+// reason to expect when the fault is a mutant.
+func (e *Exercise) validateFix() error {
+	if e.Fault == "" {
+		return fmt.Errorf("fix without fault: key (a weakening's name or a mutant's ID)")
+	}
+	if IsMutant(e.Fault) && e.Expect == "" {
+		return fmt.Errorf("a fix whose fault is a mutant needs expect: (a mutant has none of its own)")
+	}
+	return nil
+}
+
+// validateTest checks what a test exercise needs: its target, the
+// chapter's tests it withholds, the chaffs to reject and a weak test.
+func (e *Exercise) validateTest() error {
+	if err := e.validateTarget(); err != nil {
+		return err
+	}
+	if len(e.Withhold) == 0 {
+		return fmt.Errorf("test without withhold: key (the chapter's tests for the property)")
+	}
+	for _, name := range e.Withhold {
+		if !testName.MatchString(name) {
+			return fmt.Errorf("withhold: %q is not a top-level Go test name", name)
 		}
-		if len(e.Withhold) == 0 {
-			return fmt.Errorf("test without withhold: key (the chapter's tests for the property)")
+	}
+	if len(e.Chaffs) == 0 {
+		return fmt.Errorf("test without chaff: lines (what the learner's test must reject)")
+	}
+	seen := map[string]bool{}
+	for _, c := range e.Chaffs {
+		if seen[c.ID] {
+			return fmt.Errorf("chaff %s: given twice", c.ID)
 		}
-		for _, name := range e.Withhold {
-			if !testName.MatchString(name) {
-				return fmt.Errorf("withhold: %q is not a top-level Go test name", name)
-			}
-		}
-		if len(e.Chaffs) == 0 {
-			return fmt.Errorf("test without chaff: lines (what the learner's test must reject)")
-		}
-		seen := map[string]bool{}
-		for _, c := range e.Chaffs {
-			if seen[c.ID] {
-				return fmt.Errorf("chaff %s: given twice", c.ID)
-			}
-			seen[c.ID] = true
-		}
-		if strings.TrimSpace(e.Weak) == "" {
-			return fmt.Errorf("test without a -- %s -- section (a weak learner test, for the proof)", sectionWeak)
-		}
-	case Build:
-		if err := e.validateTarget(); err != nil {
-			return err
-		}
-		if strings.TrimSpace(e.Stub) == "" {
-			return fmt.Errorf("build without a -- %s -- section (the body that fails clearly)", sectionStub)
-		}
+		seen[c.ID] = true
+	}
+	if strings.TrimSpace(e.Weak) == "" {
+		return fmt.Errorf("test without a -- %s -- section (a weak learner test, for the proof)", sectionWeak)
+	}
+	return nil
+}
+
+// validateBuild checks what a build exercise needs: its target and the
+// stub its function starts as.
+func (e *Exercise) validateBuild() error {
+	if err := e.validateTarget(); err != nil {
+		return err
+	}
+	if strings.TrimSpace(e.Stub) == "" {
+		return fmt.Errorf("build without a -- %s -- section (the body that fails clearly)", sectionStub)
 	}
 	return nil
 }
