@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -102,6 +103,36 @@ func TestAnInProcessWorkerThatReturnedReleasesItsContext(t *testing.T) {
 
 	ctx := <-given
 	assert.Check(t, ctx.Err() != nil, "the context of a worker whose body returned must be cancelled by the time Wait returns")
+}
+
+// TestKillingAnInProcessWorkerCancelsItsContext: Kill cancels an
+// in-process worker's context, so a body busy with anything but its link
+// (a query, a wait on the clock) stops at once, as a killed process does.
+func TestKillingAnInProcessWorkerCancelsItsContext(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	busy := worker.Role{Name: "busy", Run: func(ctx context.Context, _ []string, _ *worker.Link) error {
+		close(started)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-release:
+			return errors.New("released by the test")
+		}
+	}}
+	p, err := worker.StartInProcess(t.Context(), busy)
+	assert.NilError(t, err)
+	<-started
+	killed := make(chan worker.Exit, 1)
+	go func() { killed <- p.Kill() }()
+	select {
+	case exit := <-killed:
+		assert.Equal(t, exit, worker.Exit{Code: -1, Normal: false}, "how a killed in-process worker ended")
+	case <-time.After(10 * time.Second):
+		close(release) // let the body and Kill return, so the test can end
+		<-killed
+		t.Fatal("a worker busy on its context was still running 10s after Kill: Kill must cancel the worker's context")
+	}
 }
 
 // TestLinkCarriesAMessageOfHundredsOfKilobytes: one message may be far
