@@ -16,7 +16,9 @@ import (
 // errLinkClosed is returned by Recv after Close.
 var errLinkClosed = errors.New("worker: link closed")
 
-// Link sends and receives JSON messages, one per line.
+// Link sends and receives JSON messages, one per line. A message is at
+// most 1 MiB with its newline; a longer one is an error at the receiver
+// (bufio.ErrTooLong).
 type Link struct {
 	r      io.Reader
 	w      io.Writer
