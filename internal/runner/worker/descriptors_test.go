@@ -64,6 +64,23 @@ func TestStartedWorkersLeaveNoDescriptorOpen(t *testing.T) {
 	assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and waited for")
 }
 
+// TestKilledWorkersLeaveNoDescriptorOpen: Kill, like Wait, closes the
+// parent's ends of the worker's link once the worker has ended; a parent
+// that kills workers, as the torture run does, leaks no descriptor.
+func TestKilledWorkersLeaveNoDescriptorOpen(t *testing.T) {
+	withoutGC(t)
+	warmPoller()
+	before := openDescriptors(t)
+	for i := range 5 {
+		p, err := worker.Start(t.Context(), echo)
+		assert.NilError(t, err)
+		_, err = worker.Ask[message](p, message{N: i})
+		assert.NilError(t, err)
+		assert.Check(t, !p.Kill().Normal, "a killed worker's exit is not normal")
+	}
+	assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and killed")
+}
+
 // startGone is what TestMain's no-executable mode reports: the error of
 // a Start whose program is gone, and the descriptors open around it.
 type startGone struct {

@@ -1,8 +1,10 @@
 package worker_test
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"gotest.tools/v3/assert"
@@ -47,6 +49,55 @@ func TestAWorkerThatWillNotExitIsKilledAndReported(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Wait returned while the stubborn worker was still running")
 	}
+}
+
+// TestWaitCleanReportsAnEndThatWasNotClean: WaitClean is an error for a
+// worker that exited with a status other than 0, naming the status, and
+// for one that had to be killed, saying the wait ran out, not merely how
+// it died.
+func TestWaitCleanReportsAnEndThatWasNotClean(t *testing.T) {
+	worker.ShortenReplyTimeout(t, 300*time.Millisecond)
+	p, err := worker.Start(t.Context(), exit3)
+	assert.NilError(t, err)
+	defer p.Stop()
+	assert.ErrorContains(t, p.WaitClean(), "exited with status 3", "a worker that exited 3")
+
+	q, err := worker.Start(t.Context(), stubborn)
+	assert.NilError(t, err)
+	defer q.Stop()
+	assert.ErrorContains(t, q.WaitClean(), "did not exit within 300ms; killed", "a worker that would not exit")
+}
+
+// TestASilentPeerIsAnErrorAfterExactlyThirtySeconds: the bound on every
+// wait for a worker is 30 s, on the tick: a Recv from a peer that says
+// nothing is still waiting 1 ns before it, and fails at it. Time here is
+// testing/synctest's, so the test takes no real time.
+func TestASilentPeerIsAnErrorAfterExactlyThirtySeconds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		l := worker.NewLink(r, io.Discard)
+		defer l.Close()
+		defer w.Close()
+		got := make(chan error, 1)
+		var m message
+		go func() { got <- l.Recv(&m) }()
+
+		time.Sleep(30*time.Second - time.Nanosecond) // the bubble's clock
+		synctest.Wait()
+		select {
+		case err := <-got:
+			t.Fatalf("Recv gave up before 30 s: %v", err)
+		default:
+		}
+		time.Sleep(time.Nanosecond)
+		synctest.Wait()
+		select {
+		case err := <-got:
+			assert.ErrorContains(t, err, "no message within 30s")
+		default:
+			t.Fatal("Recv from a silent peer was still waiting at 30 s")
+		}
+	})
 }
 
 // TestALinkClosedUnderALiveWorkerIsAnError: a parent that closed its
