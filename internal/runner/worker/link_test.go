@@ -85,3 +85,23 @@ func TestClosingALinkWakesARecvThatIsWaiting(t *testing.T) {
 		_ = w.Close() // ends the link's reader
 	})
 }
+
+// TestServeStopsAtARequestItCannotRead: a worker's loop ends with an
+// error at a request it cannot decode, and never answers it as if a
+// request with no fields had come.
+func TestServeStopsAtARequestItCannotRead(t *testing.T) {
+	t.Parallel()
+	var sent strings.Builder
+	l := worker.NewLink(strings.NewReader("the ledger is on fire\n"), &sent)
+	defer l.Close()
+	handled := 0
+
+	err := worker.Serve(l, func(req message) (message, error) {
+		handled++
+		return req, nil
+	})
+
+	assert.ErrorContains(t, err, `receive "the ledger is on fire"`)
+	assert.Equal(t, handled, 0, "a request that could not be read was handled")
+	assert.Equal(t, sent.String(), "", "a request that could not be read was answered")
+}
