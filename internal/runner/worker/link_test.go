@@ -105,3 +105,26 @@ func TestServeStopsAtARequestItCannotRead(t *testing.T) {
 	assert.Equal(t, handled, 0, "a request that could not be read was handled")
 	assert.Equal(t, sent.String(), "", "a request that could not be read was answered")
 }
+
+// failingWriter fails every write, as a pipe whose reader is gone does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// TestServeStopsWhenAReplyCannotBeSent: a worker whose reply cannot
+// reach its parent stops with that error, rather than going on to the
+// next request as if the parent had its answer.
+func TestServeStopsWhenAReplyCannotBeSent(t *testing.T) {
+	t.Parallel()
+	l := worker.NewLink(strings.NewReader("{\"n\":1}\n{\"n\":2}\n"), failingWriter{})
+	defer l.Close()
+	var handled []int
+
+	err := worker.Serve(l, func(req message) (message, error) {
+		handled = append(handled, req.N)
+		return req, nil
+	})
+
+	assert.Check(t, errors.Is(err, io.ErrClosedPipe), "Serve's error when a reply cannot be sent: %v", err)
+	assert.DeepEqual(t, handled, []int{1})
+}
