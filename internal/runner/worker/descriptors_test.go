@@ -11,6 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"syscall"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -144,4 +148,116 @@ func TestAWorkerThatCannotStartLeavesNothingOpen(t *testing.T) {
 
 	assert.Assert(t, got.Err != "", "Start of a worker whose program is gone returned no error")
 	assert.Check(t, got.After == got.Before, "descriptors open after a failed Start: %d; before: %d", got.After, got.Before)
+}
+
+// fewDescriptors is TestMain's mode for
+// TestAWorkerStartedWithoutDescriptorsLeftLeavesNothingOpen: it lowers its
+// limit of open descriptors to those it has open plus the variable's
+// value, then tries to start a worker.
+const fewDescriptors = "WORKER_TEST_FEW_DESCRIPTORS"
+
+// startWithFewDescriptors runs in a copy of this test binary: it lets
+// itself open only spare more descriptors, starts a worker, and prints
+// what happened (Err empty: the worker started, and was stopped).
+func startWithFewDescriptors(spare string) {
+	n, err := strconv.Atoi(spare)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	debug.SetGCPercent(-1)
+	warmPoller()
+	// A new descriptor takes the lowest free number, and the limit bounds
+	// the numbers: it allows exactly n more only with no gap below the
+	// highest open one, so the gaps are filled first (and stay filled).
+	open := openNumbers()
+	for len(open) > 0 && open[len(open)-1] != len(open)-1 {
+		if _, err := os.Open(os.DevNull); err != nil {
+			fmt.Println(err)
+			os.Exit(3)
+		}
+		open = openNumbers()
+	}
+	var got startGone
+	got.Before = len(open)
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	few := lim
+	few.Cur = uint64(len(open) + n)
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &few); err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	p, err := worker.Start(context.Background(), echo)
+	if err != nil {
+		got.Err = err.Error()
+	} else {
+		p.Stop()
+	}
+	// Counting needs a descriptor of its own.
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	got.After = len(openNumbers())
+	_ = json.NewEncoder(os.Stdout).Encode(got)
+	os.Exit(0)
+}
+
+// openNumbers returns the numbers of this process's open descriptors,
+// sorted, leaving out the one that lists them.
+func openNumbers() []int {
+	d, err := os.Open("/proc/self/fd")
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	var fds []int
+	for _, name := range names {
+		if fd, err := strconv.Atoi(name); err == nil && fd != int(d.Fd()) {
+			fds = append(fds, fd)
+		}
+	}
+	slices.Sort(fds)
+	return fds
+}
+
+// TestAWorkerStartedWithoutDescriptorsLeftLeavesNothingOpen: whichever
+// of Start's pipes, or the start of the process itself, runs out of
+// descriptors, Start reports it and closes every descriptor it had opened
+// for the worker. A torture run starts thousands of workers; a leak on
+// this path would end it with "too many open files". Start opens three
+// pipes (the link's two and the handshake's), two descriptors each,
+// before anything else: with fewer than six to spare, one of them fails.
+func TestAWorkerStartedWithoutDescriptorsLeftLeavesNothingOpen(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	const pipeEnds = 6
+	for spare := 0; spare <= pipeEnds+4; spare++ {
+		cmd := exec.Command(self)
+		cmd.Env = append(os.Environ(), fewDescriptors+"="+strconv.Itoa(spare))
+		out, err := cmd.Output()
+		assert.NilError(t, err, "the helper, with %d descriptors to spare: %s", spare, out)
+		var got startGone
+		assert.NilError(t, json.Unmarshal(out, &got), "the helper printed %q", out)
+		switch {
+		case spare < pipeEnds:
+			assert.Check(t, strings.Contains(got.Err, "pipe2: too many open files"),
+				"with %d descriptors to spare, Start must fail at the pipe that has none; got %q", spare, got.Err)
+		case got.Err != "":
+			assert.Check(t, strings.Contains(got.Err, "too many open files"),
+				"with %d descriptors to spare, Start failed but not for want of them: %s", spare, got.Err)
+		}
+		assert.Check(t, got.After == got.Before, "with %d descriptors to spare: %d descriptors open after Start, %d before (%s)", spare, got.After, got.Before, got.Err)
+	}
 }

@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(noExecutable) != "" {
 		startWithoutExecutable()
 	}
+	if spare := os.Getenv(fewDescriptors); spare != "" {
+		startWithFewDescriptors(spare)
+	}
 	if worker.Entered() {
 		os.Exit(worker.Main(context.Background(), roles, os.Stderr))
 	}
