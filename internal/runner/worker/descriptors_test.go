@@ -13,8 +13,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
-	"syscall"
 	"strings"
+	"syscall"
 	"testing"
 
 	"gotest.tools/v3/assert"
