@@ -127,7 +127,7 @@ var Fencelab = Tree{
 	{Dir: "internal/runner/timeline", Layer: Runner, NotMutated: "it lays out pictures: " +
 		"chapters/internal/pictures holds every picture whole, and a mutant of its geometry moves a pixel no reader relies on"},
 	{Dir: "internal/runner/torturelab", Layer: Runner, NotMutated: notYetJudged},
-	{Dir: "internal/runner/worker", Layer: Runner, Exits: []string{"Main"}, NotMutated: notYetJudged},
+	{Dir: "internal/runner/worker", Layer: Runner, Exits: []string{"Main"}, TestsOnly: workerByTests},
 
 	{Dir: "internal/course/...", Layer: Tooling},
 	{Dir: "internal/course/drill", Layer: Tooling, Exits: []string{"Tool.Run"},
@@ -135,19 +135,22 @@ var Fencelab = Tree{
 			"TestCheckExitsZeroOnlyWhenEverythingIsCaught|TestApplyRefusesASecondWeakening|TestInterruptedCommandsChangeNothing)$"},
 }
 
-// notYetJudged is why most of the runner is not mutated yet. Its 1,572
-// mutants outside the audit and the frame (the experiments 1,427,
-// torturelab alone 633; the worker 145) are judged by the chapters'
-// scripts, which start real worker processes: the worker's went at about
-// 5 a minute on two cores, so a first full run takes hours and is not made
-// yet. The worker's first 57 verdicts are kept in chapters/mutant-verdicts,
-// its survivors so far killed or excused. The scripts, the pictures'
-// golden test and the runner's own tests (a failed commit, a ledger that
-// cannot be made, the worker's handshake and link) hold what they do; the
-// audit, which decides whether a torture run passes, and the frame
-// (package cli, judged by tests alone: frameByTests) are mutated.
+// notYetJudged is why the experiments are not mutated yet. Their 1,427
+// mutants (torturelab alone 633) are judged by the chapters' scripts,
+// which start real worker processes: at about 5 a minute on two cores a
+// first full run takes hours and is not made yet. The scripts, the
+// pictures' golden test and the runner's own tests (a failed commit, a
+// ledger that cannot be made) hold what they do. The audit, which decides
+// whether a torture run passes, the frame (package cli) and the worker
+// plumbing are mutated; the last two are judged by tests alone
+// (frameByTests, workerByTests).
 const notYetJudged = "its mutants are judged by the chapters' scripts, real processes, at about 5 a minute on two cores: " +
 	"hours for a first full run, not made yet; the scripts and internal/runner's tests hold what it does"
+
+// workerByTests is why the worker plumbing is judged by tests alone.
+const workerByTests = "every experiment starts its workers through it, so a script judge would run every chapter's " +
+	"processes for each mutant; its own tests start real worker processes and in-process ones (handshake, link, " +
+	"kill, stop, a stuck or dead worker), and the runner's and chapters 5 and 6's tests run experiments on it"
 
 // frameByTests is why the runner's frame is judged by tests alone.
 const frameByTests = "every chapter's scripts start the runner through it, so a script judge would run every chapter's " +
