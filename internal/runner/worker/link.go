@@ -41,7 +41,7 @@ func NewLink(r io.Reader, w io.Writer) *Link {
 // link is closed; it never blocks past Close.
 func (l *Link) read() {
 	sc := bufio.NewScanner(l.r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Buffer(nil, 1<<20) // the scanner grows its buffer up to this as a line needs
 	for sc.Scan() {
 		select {
 		case l.lines <- append([]byte(nil), sc.Bytes()...):
