@@ -74,12 +74,15 @@ race:
 
 ## prove-exercises: prove every exercise of the course, on a copy of the tree.
 # Each exercise starts red for its stated reason, its reference repair is
-# done, and a weak learner test scores below 100%. ARGS narrows it:
-# ARGS="-proof.run fence" proves the exercises whose name holds "fence";
-# CI runs ARGS="-proof.sample 4", four chosen at random (the seed printed,
-# -proof.seed S repeats a choice).
+# done, and a weak learner test scores below 100%. A proof that passed is
+# kept in chapters/exercise-proofs.txt and reused while what it was proved
+# from holds (its chapter, the code under internal/, go.mod): commit that
+# file with the change. ARGS narrows it: ARGS="-proof.run fence" proves
+# the exercises whose name holds "fence"; -proof.full proves every one
+# again; CI runs ARGS="-proof.sample 2", which also proves two reused
+# proofs again at random (the seed printed, -proof.seed S repeats it).
 prove-exercises:
-	$(GO) test -count=1 -timeout 60m -run '^TestEveryExerciseStartsRedAndItsReferenceIsDone$$' ./internal/course/exercise/ -proof $(ARGS)
+	$(GO) test -count=1 -timeout 60m -run '^TestEveryExerciseStartsRedAndItsReferenceIsDone$$' ./internal/course/exercise/ -proof -proof.update $(ARGS)
 
 ## journey: a learner's five exercises in a row, committed, then a clone graded.
 journey:

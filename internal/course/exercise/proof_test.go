@@ -12,7 +12,6 @@ package exercise_test
 import (
 	"flag"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,33 +29,36 @@ import (
 var (
 	proof     = flag.Bool("proof", false, "prove every exercise of the repository on a copy of it (slow: runs go test many times)")
 	proofOnly = flag.String("proof.run", "", "prove only the exercises whose name contains this")
-	// CI proves a few exercises at random on every change; the maintainer
-	// proves them all (make prove-exercises) when an exercise or the
-	// mechanism under one changes.
-	proofSample = flag.Int("proof.sample", 0, "prove only this many exercises, chosen at random (0: all)")
+	// A proof that passed is kept in chapters/exercise-proofs.txt
+	// (proofs_test.go) and reused while what it was proved from holds.
+	// The maintainer's make prove-exercises proves what changed and
+	// updates the file; CI proves what changed and a few reused proofs
+	// again at random.
+	proofFull   = flag.Bool("proof.full", false, "prove every exercise, reusing no stored proof")
+	proofUpdate = flag.Bool("proof.update", false, "write the proofs that hold to "+proofFile)
+	proofSample = flag.Int("proof.sample", 0, "prove again this many reused proofs, chosen at random")
 	proofSeed   = flag.Uint64("proof.seed", 0, "the seed of -proof.sample's choice (0: a fresh one, printed)")
 )
 
-// chosen returns the exercises of set the flags ask to prove: those whose
-// name contains -proof.run, and of them -proof.sample at random.
-func chosen(t *testing.T, set *exercise.Set) []*exercise.Exercise {
-	var out []*exercise.Exercise
+// chosen splits the exercises of set whose name contains -proof.run into
+// those to prove (no stored proof holds for them, or -proof.full) and
+// those whose stored proof is reused; -proof.sample of the reused are
+// proved again, chosen at random.
+func chosen(t *testing.T, set *exercise.Set, keys, stored map[string]string) []*exercise.Exercise {
+	var prove, reused []*exercise.Exercise
 	for _, e := range set.Exercises {
-		if strings.Contains(e.Name, *proofOnly) {
-			out = append(out, e)
+		switch {
+		case !strings.Contains(e.Name, *proofOnly):
+		case !*proofFull && stored[e.Name] == keys[e.Name]:
+			reused = append(reused, e)
+		default:
+			prove = append(prove, e)
 		}
 	}
-	if *proofSample <= 0 || *proofSample >= len(out) {
-		return out
-	}
-	seed := *proofSeed
-	if seed == 0 {
-		seed = rand.Uint64()
-	}
-	t.Logf("proving %d of %d exercises, chosen with -proof.seed %d", *proofSample, len(out), seed)
-	rng := rand.New(rand.NewPCG(seed, 0))
-	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out[:*proofSample]
+	again, seed := variant.Sample(reused, *proofSample, *proofSeed)
+	t.Logf("proving %d exercises whose proof is not stored or no longer holds; reusing %d stored proofs, "+
+		"%d of them proved again (-proof.seed %d)", len(prove), len(reused), len(again), seed)
+	return append(prove, again...)
 }
 
 // copyModule copies what the chapters' tests need of the module at root
@@ -125,8 +127,20 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 	opts := exercise.Options{}
 	shipped := digests(t, root)
 
-	for _, e := range chosen(t, set) {
-		t.Run(e.Name, func(t *testing.T) {
+	keys := proofKeys(t, repo, set)
+	stored := readProofs(t, repo)
+	held := map[string]string{}
+	for _, e := range set.Exercises {
+		if stored[e.Name] == keys[e.Name] {
+			held[e.Name] = keys[e.Name] // every stored proof that holds, whether or not it runs now
+		}
+	}
+	if *proofUpdate {
+		defer func() { writeProofs(t, repo, set, held) }()
+	}
+
+	for _, e := range chosen(t, set, keys, stored) {
+		passed := t.Run(e.Name, func(t *testing.T) {
 			start := time.Now()
 			var reference []byte
 			if e.Kind == exercise.Test {
@@ -178,5 +192,10 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 				t.Logf("%s: reference %d/%d, weak %d/%d", e.Name, full.Score.Caught, full.Score.Chaffs, weak.Score.Caught, weak.Score.Chaffs)
 			}
 		})
+		if passed {
+			held[e.Name] = keys[e.Name]
+		} else {
+			delete(held, e.Name) // a reused proof proved again that fails is not held
+		}
 	}
 }
