@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"gotest.tools/v3/assert"
@@ -133,6 +134,26 @@ func TestKillingAnInProcessWorkerCancelsItsContext(t *testing.T) {
 		<-killed
 		t.Fatal("a worker busy on its context was still running 10s after Kill: Kill must cancel the worker's context")
 	}
+}
+
+// TestKillingAnInProcessWorkerStopsItsWaitForAMessage: Kill closes an
+// in-process worker's link, so a body waiting for its next message stops
+// at once, not when the 30 s wait for a message runs out. The test runs
+// on testing/synctest's clock, which would show those 30 s without
+// taking them.
+func TestKillingAnInProcessWorkerStopsItsWaitForAMessage(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		p, err := worker.StartInProcess(t.Context(), echo)
+		assert.NilError(t, err)
+		synctest.Wait() // the worker waits for its first message
+
+		start := time.Now()
+		exit := p.Kill()
+
+		assert.Equal(t, exit, worker.Exit{Code: -1, Normal: false}, "how a killed in-process worker ended")
+		assert.Equal(t, time.Since(start), time.Duration(0), "Kill waited for the worker's wait for a message to run out")
+	})
 }
 
 // TestLinkCarriesAMessageOfHundredsOfKilobytes: one message may be far
