@@ -25,12 +25,23 @@ var ErrRollbackFailed = errors.New("sqlitedb: rollback failed")
 // Each query is prepared the first time its connection sees that SQL text
 // and reused after that; a query that fails to prepare returns the error.
 type Tx struct {
-	conn *conn
+	conn     *conn
+	countErr error // see FailCounts; nil: counts are read from the driver
 }
 
 // Exec runs a statement inside the transaction.
+//
+// The result's RowsAffected is the count the driver reports, unless the
+// DB was told to fail counts (FailCounts).
 func (tx *Tx) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return tx.conn.exec(ctx, query, args...)
+	res, err := tx.conn.exec(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	if tx.countErr != nil {
+		return unreadCount{Result: res, err: tx.countErr}, nil
+	}
+	return res, nil
 }
 
 // QueryRow runs a query inside the transaction.
@@ -100,7 +111,7 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 	if db.pauseAfterBegin != nil {
 		db.pauseAfterBegin()
 	}
-	if err := fn(&Tx{conn: conn}); err != nil {
+	if err := fn(&Tx{conn: conn, countErr: db.countErr}); err != nil {
 		return err
 	}
 	if _, err := conn.exec(ctx, "COMMIT"); err != nil {
@@ -138,3 +149,26 @@ func (db *DB) PauseBeforeTransactions(pause func()) { db.pause = pause }
 // ends sooner. pause must not call Immediate on db
 // itself.
 func (db *DB) PauseAfterBegin(pause func()) { db.pauseAfterBegin = pause }
+
+// FailCounts makes every result of a statement run inside db's
+// transactions answer err from RowsAffected, as a driver may
+// (database/sql lets it; modernc.org/sqlite never does). It is a test
+// seam, as the pauses are: a compare-and-set reads its verdict from that
+// count, and a test uses it to show that a verdict it cannot read is an
+// error, neither a win nor a refusal. The statements themselves still run.
+// A DB nobody calls this on reads every count.
+//
+// Call it while no transaction of db runs: from then on, every
+// transaction begun reads no count. A test that wants the count to fail
+// from a given step on calls it from PauseBeforeTransactions.
+func (db *DB) FailCounts(err error) { db.countErr = err }
+
+// unreadCount is a statement's result whose count of changed rows cannot
+// be read (FailCounts).
+type unreadCount struct {
+	sql.Result
+	err error
+}
+
+// RowsAffected answers the error it was made with, and no count.
+func (r unreadCount) RowsAffected() (int64, error) { return 0, r.err }

@@ -34,6 +34,7 @@ type DB struct {
 	wait            time.Duration // how long a statement waits for the write lock (OpenWaiting)
 	pause           func()        // see PauseBeforeTransactions; nil: never pause
 	pauseAfterBegin func()        // see PauseAfterBegin; nil: never pause
+	countErr        error         // see FailCounts; nil: read every count
 
 	mu     sync.Mutex
 	idle   []*conn              // kept connections no transaction is using (conn.go)

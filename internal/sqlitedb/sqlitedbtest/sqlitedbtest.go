@@ -4,6 +4,7 @@
 package sqlitedbtest
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,22 @@ func OpenWaiting(tb testing.TB, path string, wait time.Duration) *sqlitedb.DB {
 		tb.Fatalf("open %s: %v", path, err)
 	}
 	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+// ErrNoCount is what the statements of a pool OpenCountless opened answer
+// when asked how many rows they changed.
+var ErrNoCount = errors.New("the driver cannot say how many rows the statement changed")
+
+// OpenCountless is Open for a connection pool whose transactions run
+// every statement, but whose results answer ErrNoCount instead of their
+// count of changed rows (sqlitedb.DB.FailCounts): what a worker would have
+// on a driver that cannot count. A compare-and-set reads its verdict from
+// that count, so on this pool every verdict is unknown.
+func OpenCountless(tb testing.TB, path string) *sqlitedb.DB {
+	tb.Helper()
+	db := Open(tb, path)
+	db.FailCounts(ErrNoCount)
 	return db
 }
 
