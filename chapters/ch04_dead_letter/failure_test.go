@@ -15,11 +15,13 @@ import (
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/mailbox/mailboxtest"
+	"github.com/fencelab/fencelab/internal/sqlitedb/sqlitedbtest"
 )
 
 // TestFailedFailureReportIsAnErrorAndChangesNothing: worker-a holds msg-3
 // and reports that its work failed, but the report cannot be recorded:
-// the UPDATE fails, the row cannot be read to judge the budget, or the
+// the UPDATE fails, the row cannot be read to judge the budget, the
+// UPDATE's count of changed rows (its verdict) cannot be read, or the
 // worker's context is cancelled once the report's transaction has begun.
 // DeadLetter returns an error with no verdict, and msg-3 is exactly as it
 // was: still worker-a's, no retry counted.
@@ -30,6 +32,9 @@ func TestFailedFailureReportIsAnErrorAndChangesNothing(t *testing.T) {
 		// breaks damages the ledger, or arranges what happens inside the
 		// report's transaction, and returns the context to report under.
 		breaks func(t *testing.T, l *mailboxtest.Ledger, inside *func()) context.Context
+		// countless: the report runs on a pool whose counts of changed
+		// rows cannot be read.
+		countless bool
 	}{{
 		name: "update_fails",
 		breaks: func(t *testing.T, l *mailboxtest.Ledger, _ *func()) context.Context {
@@ -42,6 +47,10 @@ func TestFailedFailureReportIsAnErrorAndChangesNothing(t *testing.T) {
 			l.Garble("msg-3")
 			return t.Context()
 		},
+	}, {
+		name:      "count_unread",
+		breaks:    func(t *testing.T, _ *mailboxtest.Ledger, _ *func()) context.Context { return t.Context() },
+		countless: true,
 	}, {
 		name: "cancelled_inside_the_transaction",
 		breaks: func(t *testing.T, _ *mailboxtest.Ledger, inside *func()) context.Context {
@@ -57,6 +66,9 @@ func TestFailedFailureReportIsAnErrorAndChangesNothing(t *testing.T) {
 			l.Add("msg-3", "Call the supplier")
 			c := mailboxtest.Claim(t, l.Mailbox(lease), "msg-3", "worker-a")
 			db := l.Connect() // a fresh connection: the report is its first transaction
+			if tc.countless {
+				db = sqlitedbtest.OpenCountless(t, l.Path)
+			}
 			var inside func()
 			db.PauseAfterBegin(func() {
 				if inside != nil {
