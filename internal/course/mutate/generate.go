@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -348,4 +349,18 @@ func (st *fileState) isError(e ast.Expr) bool {
 		return false
 	}
 	return types.Identical(tv.Type, errorType)
+}
+
+// isErrorOrNil reports whether e has type error or is the nil literal: the
+// last result of a function that returns an error.
+func (st *fileState) isErrorOrNil(e ast.Expr) bool {
+	tv, ok := st.pkg.TypesInfo.Types[e]
+	return ok && (tv.IsNil() || types.Identical(tv.Type, errorType))
+}
+
+// isFalse reports whether e is the boolean constant false: an ok that
+// says the other results mean nothing.
+func (st *fileState) isFalse(e ast.Expr) bool {
+	tv, ok := st.pkg.TypesInfo.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }

@@ -390,3 +390,51 @@ func TestApplyMutatesOneFile(t *testing.T) {
 	_, err = open[0].Apply(root)
 	assert.ErrorContains(t, err, "changed since the mutant was generated")
 }
+
+// TestNoIntegerMutantBesideAFalseOk: `return 0, false` and
+// `return 0, false, nil` hand back a value no caller may read, as
+// `return 0, err` does, so they make no integer mutants; the values
+// returned beside a true ok do.
+func TestNoIntegerMutantBesideAFalseOk(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		name := filepath.Join(root, filepath.FromSlash(rel))
+		assert.NilError(t, os.MkdirAll(filepath.Dir(name), 0o755))
+		assert.NilError(t, os.WriteFile(name, []byte(text), 0o644))
+	}
+	write("go.mod", "module example.com/oks\n\ngo 1.26\n")
+	write("internal/find/find.go", `package find
+
+// Find is a comma-ok lookup.
+func Find(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	return 5, true
+}
+
+// Lookup is a comma-ok lookup that can also fail.
+func Lookup(s string) (int, bool, error) {
+	if s == "" {
+		return 0, false, nil
+	}
+	return 7, true, nil
+}
+
+// Flag returns a number beside a flag that is no ok: its literals stay.
+func Flag() (int, bool, int) { return 1, false, 2 }
+`)
+	var got []string
+	for _, m := range generateWith(t, root, "internal/find", Tree{{Dir: "internal/find", Layer: Mechanism}}) {
+		if m.Operator == IntConst {
+			got = append(got, m.Func+": "+m.Original+" -> "+m.Mutated)
+		}
+	}
+	assert.DeepEqual(t, got, []string{
+		"Find: 5 -> 6", "Find: 5 -> 4",
+		"Lookup: 7 -> 8", "Lookup: 7 -> 6",
+		"Flag: 1 -> 2", "Flag: 1 -> 0", "Flag: 2 -> 3", "Flag: 2 -> 1",
+	})
+}

@@ -13,15 +13,16 @@ import (
 )
 
 // IntConst replaces an integer constant c with c+1 or c-1. It leaves out
-// a literal returned beside an error that is not nil (`return 0, err`): by
-// Go's convention a caller that gets an error reads no other result, so
-// changing it could only make equivalent mutants. It leaves exit statuses
-// to ExitStatus.
+// a literal returned beside an error that is not nil (`return 0, err`) or
+// beside an ok that is false (`return 0, false`, `return 0, false, nil`):
+// by Go's conventions a caller that gets an error, or no ok, reads no
+// other result, so changing it could only make equivalent mutants. It
+// leaves exit statuses to ExitStatus.
 const IntConst Operator = "int-const"
 
 var _ = register(&operator{
 	name:     IntConst,
-	doc:      "an integer c made c+1 and c-1 (not one returned beside an error, which no caller reads)",
+	doc:      "an integer c made c+1 and c-1 (not one returned beside an error or a false ok, which no caller reads)",
 	switched: switchPick,
 	visitor: func(st *fileState) func(ast.Node) {
 		besideError := map[*ast.BasicLit]bool{}
@@ -39,15 +40,24 @@ var _ = register(&operator{
 })
 
 // markBesideAnError marks the literals ret returns beside an error that is
-// not nil, as in `return 0, err`. A result that calls a function keeps its
-// literals, since the call may do something. Return statements come before
-// their literals in the walk.
+// not nil, as in `return 0, err`, or beside an ok that is false, as in
+// `return 0, false` and `return 0, false, nil`. A result that calls a
+// function keeps its literals, since the call may do something. Return
+// statements come before their literals in the walk.
 func markBesideAnError(st *fileState, ret *ast.ReturnStmt, marks map[*ast.BasicLit]bool) {
-	n := len(ret.Results)
-	if n < 2 || !st.isError(ret.Results[n-1]) {
+	results := ret.Results
+	n := len(results)
+	switch {
+	case n >= 2 && st.isError(results[n-1]):
+		results = results[:n-1]
+	case n >= 2 && st.isFalse(results[n-1]):
+		results = results[:n-1]
+	case n >= 3 && st.isFalse(results[n-2]) && st.isErrorOrNil(results[n-1]):
+		results = results[:n-2]
+	default:
 		return
 	}
-	for _, r := range ret.Results[:n-1] {
+	for _, r := range results {
 		var lits []*ast.BasicLit
 		call := false
 		ast.Inspect(r, func(x ast.Node) bool {
