@@ -47,6 +47,10 @@ type judge struct {
 	// testSide is a hash of what its test binary is built from on the test
 	// side: see key.go.
 	testSide string
+	// own and ownSide are set only for a judge of its own package: its
+	// folder, and testSide without that package's code, the key of its
+	// own mutants (key.go).
+	own, ownSide string
 	// tests, if set, is the -test.run pattern of the only tests that judge
 	// (a tooling package's, Package.Tests).
 	tests string

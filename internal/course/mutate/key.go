@@ -9,7 +9,11 @@ package mutate
 //     reused verdicts at random to keep this honest);
 //   - the test side of every judge that can kill it: the judge's own Go
 //     files and testdata, and those of the helpers, the script harness and
-//     the chapter packages it uses;
+//     the chapter packages it uses. A package judged by its own tests (the
+//     frame, the worker, drill) is the one exception: for its own mutants
+//     its code is left out of the test side, as a mechanism's is, so that
+//     a change to one of its functions re-judges that function's mutants
+//     and not all of them;
 //   - its excuse, if it has one;
 //   - the module's requirements (go.mod and go.sum).
 
@@ -29,30 +33,50 @@ import (
 // verdict of an older engine is reused.
 const keyVersion = "fencelab-mutate-1"
 
-// testSides sets each judge's testSide.
+// testSides sets each judge's testSide, and ownSide for a judge of its
+// own package.
 func (l *listing) testSides(judges []*judge) error {
 	for _, j := range judges {
-		files, err := l.testSideFiles(j)
-		if err != nil {
+		own := l.rel(j.ImportPath)
+		var err error
+		if j.testSide, err = l.testSideHash(j, true); err != nil {
 			return err
 		}
-		h := sha256.New()
-		if err := variant.HashFiles(h, l.root, files); err != nil {
-			return fmt.Errorf("mutate: the test side of %s: %w", j.Name, err)
+		if j.uses[own] != 0 {
+			j.own = own
+			if j.ownSide, err = l.testSideHash(j, false); err != nil {
+				return err
+			}
 		}
-		j.testSide = hex.EncodeToString(h.Sum(nil)[:12])
 	}
 	return nil
 }
 
+// testSideHash hashes the files testSideFiles lists.
+func (l *listing) testSideHash(j *judge, ownCode bool) (string, error) {
+	files, err := l.testSideFiles(j, ownCode)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if err := variant.HashFiles(h, l.root, files); err != nil {
+		return "", fmt.Errorf("mutate: the test side of %s: %w", j.Name, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12]), nil
+}
+
 // testSideFiles lists, relative to the root and sorted, the files j's test
-// binary is built from on the test side.
-func (l *listing) testSideFiles(j *judge) ([]string, error) {
+// binary is built from on the test side: with the code (not the tests) of
+// j's own package only if ownCode.
+func (l *listing) testSideFiles(j *judge, ownCode bool) ([]string, error) {
 	p := l.byPath[j.ImportPath]
 	own := l.rel(j.ImportPath)
 	var files []string
 	add := func(rel string, lp *listedPackage, tests bool) error {
-		names := lp.GoFiles
+		var names []string
+		if !tests || ownCode {
+			names = lp.GoFiles
+		}
 		if tests {
 			names = append(append(append([]string(nil), names...), lp.TestGoFiles...), lp.XTestGoFiles...)
 		}
@@ -101,9 +125,14 @@ func key(m *Mutant, judges []*judge, e Excuse, module string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", keyVersion, module, m.ID, m.original, m.replacement, m.declSum)
 	for _, j := range judges {
-		if j.uses[m.Package] != 0 {
-			fmt.Fprintf(h, "judge %s %d %s %s\x00", j.Name, j.uses[m.Package], j.testSide, j.tests)
+		if j.uses[m.Package] == 0 {
+			continue
 		}
+		side := j.testSide
+		if j.ownSide != "" && m.Package == j.own {
+			side = j.ownSide
+		}
+		fmt.Fprintf(h, "judge %s %d %s %s\x00", j.Name, j.uses[m.Package], side, j.tests)
 	}
 	if e.ID != "" {
 		fmt.Fprintf(h, "excuse %s %s\x00", e.Kind, e.Reason)
