@@ -4,6 +4,7 @@ package lockservice
 // by key, whatever the lock service says.
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -219,4 +220,34 @@ func TestUnreadableMarkIsAnErrorNotARefusal(t *testing.T) {
 
 	reason, refused := fencedstore.ReasonOf(err)
 	assert.Check(t, err != nil && !refused, "a write on a key whose mark cannot be read = %v (reason %q); want an error, not a refusal", err, reason)
+}
+
+// TestAVerdictThatCannotBeReadIsAnErrorNotARefusal: the store's UPDATE
+// ran, but the driver cannot say whether it changed the key's row, which
+// is the whole verdict of the token comparison. A write or a completion
+// then fails with the driver's error: not accepted, not refused
+// stale_token, and rolled back, so the effect, the mark and the log are as
+// they were.
+func TestAVerdictThatCannotBeReadIsAnErrorNotARefusal(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		op   string
+		call func(t *testing.T, s *fencedstore.Store) error
+	}{
+		{"write", func(t *testing.T, s *fencedstore.Store) error { return s.Write(t.Context(), "report", 7, "A") }},
+		{"complete", func(t *testing.T, s *fencedstore.Store) error { return s.Complete(t.Context(), "report", 7, "A") }},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			t.Parallel()
+			d := fencedstoretest.New(t, "report")
+			before := d.Get("report")
+
+			err := tc.call(t, fencedstore.Open(sqlitedbtest.OpenCountless(t, d.Path), fencedstore.Fence))
+
+			reason, refused := fencedstore.ReasonOf(err)
+			assert.Check(t, err != nil && !refused, "a %s with token 7 whose count of changed rows cannot be read = %v (reason %q); want an error, not a refusal", tc.op, err, reason)
+			assert.Check(t, errors.Is(err, sqlitedbtest.ErrNoCount), "a %s whose count cannot be read: %v; want the driver's error about the count", tc.op, err)
+			assert.Check(t, cmp.Equal(d.Get("report"), before), "the key after a %s whose count cannot be read: want it as it was", tc.op)
+		})
+	}
 }
