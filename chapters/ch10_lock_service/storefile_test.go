@@ -4,6 +4,7 @@ package lockservice
 // it is in use, and read when part of it is damaged.
 
 import (
+	"path/filepath"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -70,4 +71,23 @@ func TestFailedReadOfTheLogLetsGoOfTheFile(t *testing.T) {
 
 	assert.Check(t, cmp.Equal(d.UncheckpointedFrames(), 0),
 		"frames a checkpoint could not copy after a failed read of the log and a later commit: want none, no reader left open")
+}
+
+// TestStoreSchemaIsCreatedWholeOrNotAtAll: setting the store up on a file
+// that already uses the name its log needs (here an index called
+// accepted) is an error, and leaves none of the store's tables behind: a
+// store with marks but no log would take writes the audit never sees.
+func TestStoreSchemaIsCreatedWholeOrNotAtAll(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	db := sqlitedbtest.Open(t, filepath.Join(t.TempDir(), "shop.db"))
+	sqlitedbtest.Exec(t, db, `CREATE TABLE menu (item TEXT)`)
+	sqlitedbtest.Exec(t, db, `CREATE INDEX accepted ON menu(item)`)
+
+	err := fencedstore.CreateSchema(ctx, db)
+
+	assert.Check(t, err != nil, "setting the store up on a file whose index is named accepted: want an error, the log cannot be made")
+	var tables int
+	assert.NilError(t, db.QueryRow(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('resources', 'accepted')`).Scan(&tables))
+	assert.Check(t, cmp.Equal(tables, 0), "the store's set-up that failed left %d of its tables behind; want none: it is made whole or not at all", tables)
 }
