@@ -159,8 +159,8 @@ func (db *DB) PauseAfterBegin(pause func()) { db.pauseAfterBegin = pause }
 // A DB nobody calls this on reads every count.
 //
 // Call it while no transaction of db runs: from then on, every
-// transaction begun reads no count. A test that wants the count to fail
-// from a given step on calls it from PauseBeforeTransactions.
+// transaction begun reads no count, until FailCounts(nil). A test that
+// wants one step's count to fail calls it from PauseBeforeTransactions.
 func (db *DB) FailCounts(err error) { db.countErr = err }
 
 // unreadCount is a statement's result whose count of changed rows cannot
