@@ -7,6 +7,7 @@ package naiveclaim
 import (
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
@@ -93,4 +94,24 @@ func TestLedgerThatCannotBeOpenedFailsAtOpen(t *testing.T) {
 		db.Close()
 	}
 	assert.Check(t, err != nil, "Open(%s) in a folder that does not exist succeeded; want it to fail there, before any claim", path)
+}
+
+// TestLedgerThatCannotBeOpenedLeavesNothingRunning: a worker may retry a
+// path it cannot open for as long as it lives, so a failed Open must not
+// leave anything behind per attempt: it closes the pool database/sql
+// started for it, and with the pool the goroutine that would have dialled
+// its connections. The call runs in a testing/synctest bubble, which
+// fails the test if a goroutine the call started is still waiting when
+// the call is over.
+func TestLedgerThatCannotBeOpenedLeavesNothingRunning(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "no-such-folder", "ledger.db")
+	synctest.Test(t, func(t *testing.T) {
+		db, err := sqlitedb.Open(t.Context(), path)
+
+		if err == nil {
+			db.Close()
+		}
+		assert.Check(t, err != nil, "Open(%s) in a folder that does not exist succeeded; want it to fail there, leaving nothing running", path)
+	})
 }
