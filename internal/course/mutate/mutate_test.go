@@ -398,12 +398,7 @@ func TestApplyMutatesOneFile(t *testing.T) {
 func TestNoIntegerMutantBesideAFalseOk(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	write := func(rel, text string) {
-		t.Helper()
-		name := filepath.Join(root, filepath.FromSlash(rel))
-		assert.NilError(t, os.MkdirAll(filepath.Dir(name), 0o755))
-		assert.NilError(t, os.WriteFile(name, []byte(text), 0o644))
-	}
+	write := func(rel, text string) { t.Helper(); writeFile(t, root, rel, text) }
 	write("go.mod", "module example.com/oks\n\ngo 1.26\n")
 	write("internal/find/find.go", `package find
 
