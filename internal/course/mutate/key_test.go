@@ -3,7 +3,6 @@ package mutate
 // The key of a verdict (key.go): what makes it hold, and what does not.
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +20,10 @@ import (
 func TestAPackageJudgedByItsOwnTestsKeysOnlyItsTests(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	write := func(rel, text string) { t.Helper(); writeFile(t, root, rel, text) }
+	write := func(rel, text string) {
+		t.Helper()
+		assert.NilError(t, variant.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(text)))
+	}
 	write("go.mod", "module example.com/own\n\ngo 1.26\n")
 	write("internal/tool/a.go", "package tool\n\n// A is one.\nfunc A() int { return 1 }\n")
 	write("internal/tool/b.go", "package tool\n\n// B is two.\nfunc B() int { return 2 }\n")
@@ -46,12 +48,4 @@ func TestAPackageJudgedByItsOwnTestsKeysOnlyItsTests(t *testing.T) {
 	assert.Equal(t, keyNow(), first, "a change to another function of the package changed the key of A's mutant")
 	write("internal/tool/tool_test.go", strings.Replace("package tool\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 1 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n", `"A"`, `"A is not one"`, 1))
 	assert.Assert(t, keyNow() != first, "a change to the package's tests left the key of A's mutant as it was")
-}
-
-// writeFile writes text to the file rel under root, making its folders.
-func writeFile(t *testing.T, root, rel, text string) {
-	t.Helper()
-	name := filepath.Join(root, filepath.FromSlash(rel))
-	assert.NilError(t, os.MkdirAll(filepath.Dir(name), 0o755))
-	assert.NilError(t, os.WriteFile(name, []byte(text), 0o644))
 }

@@ -398,7 +398,10 @@ func TestApplyMutatesOneFile(t *testing.T) {
 func TestNoIntegerMutantBesideAFalseOk(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	write := func(rel, text string) { t.Helper(); writeFile(t, root, rel, text) }
+	write := func(rel, text string) {
+		t.Helper()
+		assert.NilError(t, variant.WriteFile(filepath.Join(root, filepath.FromSlash(rel)), []byte(text)))
+	}
 	write("go.mod", "module example.com/oks\n\ngo 1.26\n")
 	write("internal/find/find.go", `package find
 
