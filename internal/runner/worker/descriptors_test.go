@@ -49,40 +49,36 @@ func withoutGC(t testing.TB) {
 	t.Cleanup(func() { debug.SetGCPercent(old) })
 }
 
-// TestStartedWorkersLeaveNoDescriptorOpen: a parent that starts workers
-// and waits for them, as the torture run does a thousand times, has as
-// many descriptors open afterwards as before: every pipe of every worker
-// is closed, none left for a finalizer. (It does not run in parallel:
-// other tests open descriptors.)
-func TestStartedWorkersLeaveNoDescriptorOpen(t *testing.T) {
-	withoutGC(t)
-	warmPoller()
-	before := openDescriptors(t)
-	for i := range 5 {
-		p, err := worker.Start(t.Context(), echo)
-		assert.NilError(t, err)
-		_, err = worker.Ask[message](p, message{N: i})
-		assert.NilError(t, err)
-		assert.NilError(t, p.WaitClean())
+// TestWorkersLeaveNoDescriptorOpen: a parent that starts workers and
+// ends them, as the torture run does a thousand times, has as many
+// descriptors open afterwards as before. Waiting for a worker and killing
+// it both close every pipe of its link once the worker has ended, none
+// left for a finalizer. (It does not run in parallel: other tests open
+// descriptors.)
+func TestWorkersLeaveNoDescriptorOpen(t *testing.T) {
+	for _, tc := range []struct {
+		how string
+		end func(t *testing.T, p *worker.Process)
+	}{
+		{"waited for", func(t *testing.T, p *worker.Process) { assert.NilError(t, p.WaitClean()) }},
+		{"killed", func(t *testing.T, p *worker.Process) {
+			assert.Check(t, !p.Kill().Normal, "a killed worker's exit is not normal")
+		}},
+	} {
+		t.Run(strings.ReplaceAll(tc.how, " ", "_"), func(t *testing.T) {
+			withoutGC(t)
+			warmPoller()
+			before := openDescriptors(t)
+			for i := range 5 {
+				p, err := worker.Start(t.Context(), echo)
+				assert.NilError(t, err)
+				_, err = worker.Ask[message](p, message{N: i})
+				assert.NilError(t, err)
+				tc.end(t, p)
+			}
+			assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and %s", tc.how)
+		})
 	}
-	assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and waited for")
-}
-
-// TestKilledWorkersLeaveNoDescriptorOpen: Kill, like Wait, closes the
-// parent's ends of the worker's link once the worker has ended; a parent
-// that kills workers, as the torture run does, leaks no descriptor.
-func TestKilledWorkersLeaveNoDescriptorOpen(t *testing.T) {
-	withoutGC(t)
-	warmPoller()
-	before := openDescriptors(t)
-	for i := range 5 {
-		p, err := worker.Start(t.Context(), echo)
-		assert.NilError(t, err)
-		_, err = worker.Ask[message](p, message{N: i})
-		assert.NilError(t, err)
-		assert.Check(t, !p.Kill().Normal, "a killed worker's exit is not normal")
-	}
-	assert.Equal(t, openDescriptors(t), before, "descriptors open after five workers started and killed")
 }
 
 // startGone is what TestMain's no-executable mode reports: the error of
