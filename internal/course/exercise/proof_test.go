@@ -81,6 +81,20 @@ func copyModule(t *testing.T, root string) string {
 	return dst
 }
 
+// loadCopy returns the repository's root, a fresh copy of its module
+// (copyModule) and the exercises loaded from the copy.
+func loadCopy(t *testing.T) (repo, root string, set *exercise.Set) {
+	t.Helper()
+	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
+	assert.NilError(t, err)
+	root = copyModule(t, repo)
+	cat, err := weakening.Load(root)
+	assert.NilError(t, err)
+	set, err = exercise.Load(cat)
+	assert.NilError(t, err)
+	return repo, root, set
+}
+
 // digests returns the digest of every file under root, drill's state
 // folder aside.
 func digests(t *testing.T, root string) map[string]string {
@@ -112,13 +126,7 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 	if !*proof {
 		t.Skip("the full proof of every exercise runs with -proof (make prove-exercises)")
 	}
-	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	assert.NilError(t, err)
-	root := copyModule(t, repo)
-	cat, err := weakening.Load(root)
-	assert.NilError(t, err)
-	set, err := exercise.Load(cat)
-	assert.NilError(t, err)
+	repo, root, set := loadCopy(t)
 	for _, b := range set.Broken {
 		t.Errorf("%s: %v", b.Path, b.Err)
 	}
@@ -144,6 +152,7 @@ func TestEveryExerciseStartsRedAndItsReferenceIsDone(t *testing.T) {
 			start := time.Now()
 			var reference []byte
 			if e.Kind == exercise.Test {
+				var err error
 				reference, err = e.Reference(root)
 				assert.NilError(t, err)
 			}

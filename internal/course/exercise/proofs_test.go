@@ -124,13 +124,7 @@ func writeProofs(t *testing.T, root string, set *exercise.Set, held map[string]s
 // and only then: another chapter, a mechanism package's own test or a
 // saved solution leaves it as it was. So a reused proof is never stale.
 func TestAStoredProofHoldsOnlyWhileWhatItWasProvedFromHolds(t *testing.T) {
-	repo, err := filepath.Abs(filepath.Join("..", "..", ".."))
-	assert.NilError(t, err)
-	root := copyModule(t, repo)
-	cat, err := weakening.Load(root)
-	assert.NilError(t, err)
-	set, err := exercise.Load(cat)
-	assert.NilError(t, err)
+	_, root, set := loadCopy(t)
 	assert.Assert(t, len(set.Exercises) > 1)
 	first := set.Exercises[0]
 	before := proofKeys(t, root, set)
