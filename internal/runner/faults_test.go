@@ -11,6 +11,7 @@ package runner_test
 // FENCELAB_TEST_FAIL_COMMIT says which of their commits fails.
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/url"
@@ -25,6 +26,7 @@ import (
 
 	"gotest.tools/v3/assert"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/fencelab/fencelab/internal/runner"
 	"github.com/fencelab/fencelab/internal/runner/cli"
@@ -89,7 +91,8 @@ func planFor(dsn string) *commitPlan {
 
 // runWithPlan runs command cmd with args in a fresh directory whose k-th
 // commit (counted in this process) fails, and returns what it warned on
-// stderr, how many commits the run made, and its error.
+// stderr, how many commits the run made, and its error. Whatever the run
+// did, it must have closed every file of its run.
 func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (warned string, commits int64, err error) {
 	t.Helper()
 	dir := t.TempDir()
@@ -102,7 +105,33 @@ func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (warned
 	assert.NilError(t, exp.Validate())
 	var stderr strings.Builder
 	_, err = exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &stderr})
+	if open := openUnder(t, dir); len(open) > 0 {
+		t.Errorf("fencelab %s (commit %d failing, error %v) returned with files of its run still open: %s; "+
+			"an experiment closes its ledgers whether its run worked or failed", cmd.Name, at, err, strings.Join(open, ", "))
+	}
 	return stderr.String(), plan.count.Load(), err
+}
+
+// openUnder lists the files under dir that this process holds open, read
+// from /proc/self/fd; on a system without it the check is skipped (CI and
+// the mutation run are on Linux).
+func openUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return nil
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	var open []string
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		if err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
+			open = append(open, filepath.Base(target))
+		}
+	}
+	return open
 }
 
 // quick are the flags that keep a command's run short: the torture run's
@@ -116,7 +145,9 @@ var quick = map[string][]string{
 // part of the work (the destination's log of arrivals, in the fencing
 // run), it warns on stderr. It never goes on as if the step that failed
 // had worked, which would print a result, and exit 0, for work that was
-// not done. The run with no failed commit works, and warns of nothing.
+// not done, and its error is the failed commit itself, not a later step
+// that failed because of it. The run with no failed commit works, and
+// warns of nothing.
 func TestAFailedCommitFailsTheRun(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range runner.Commands {
@@ -135,9 +166,22 @@ func TestAFailedCommitFailsTheRun(t *testing.T) {
 				}
 				assert.Assert(t, err != nil || strings.Contains(warned, "warning"),
 					"fencelab %s: commit %d of %d failed, yet the run reported no failure", cmd.Name, at, commits)
+				assert.Assert(t, err == nil || isFailedCommit(err),
+					"fencelab %s: commit %d of %d failed, yet the run's error is not that commit but a later symptom of it: %v",
+					cmd.Name, at, commits, err)
 			}
 		})
 	}
+}
+
+// isFailedCommit reports whether err is, or wraps, the error of a commit
+// the hook turned into a rollback. A run that goes on past the failed
+// step fails later for a reason that hides the real one (a claim refused
+// because the completion before it never landed); the run must stop at
+// the step that failed and say so.
+func isFailedCommit(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_COMMITHOOK
 }
 
 // nextCommit is the next commit the sweep fails after at: every one, but

@@ -67,11 +67,20 @@ const wallClockSummary = "torture"
 var carriedByTheCompanion = []string{"lockservice"}
 
 // TestEveryCommandDrawsItsRun: every runner command accepts --format svg
-// (the recipe in package timeline's doc says how to add it).
+// (the recipe in package timeline's doc says how to add it), and draws
+// only its own kind of result: handed anything else, it returns an error
+// and writes nothing, rather than an empty or half-made picture.
 func TestEveryCommandDrawsItsRun(t *testing.T) {
+	type notAResult struct{}
 	for _, c := range runner.Commands {
-		_, ok := c.New(flag.NewFlagSet(c.Name, flag.ContinueOnError)).(cli.SVGExperiment)
-		assert.Check(t, ok, "fencelab %s cannot draw its run: give it an SVG method (see the recipe in internal/runner/timeline)", c.Name)
+		exp, ok := c.New(flag.NewFlagSet(c.Name, flag.ContinueOnError)).(cli.SVGExperiment)
+		if !assert.Check(t, ok, "fencelab %s cannot draw its run: give it an SVG method (see the recipe in internal/runner/timeline)", c.Name) {
+			continue
+		}
+		var drawn bytes.Buffer
+		err := exp.SVG(&drawn, notAResult{})
+		assert.Check(t, err != nil, "fencelab %s drew a result that is not its own without an error", c.Name)
+		assert.Check(t, cmp.Equal(drawn.Len(), 0), "fencelab %s wrote part of a picture for a result that is not its own", c.Name)
 	}
 }
 
