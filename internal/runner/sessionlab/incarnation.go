@@ -149,7 +149,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Finishes = append(res.Finishes, finishEvent{Minute: 22, Host: k.name, Incarnation: claims[i].Incarnation, Outcome: out})
+		res.Finishes = append(res.Finishes, finishEvent{Minute: clk.Now(), Host: k.name, Incarnation: claims[i].Incarnation, Outcome: out})
 	}
 
 	// Minute 30: operations restart the session on kiosk-a. Minute 31: the
@@ -160,14 +160,15 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.Rehost = rehost{Minute: 30, Host: kioskA, Incarnation: again.Incarnation,
+	res.Rehost = rehost{Minute: clk.Now(), Host: kioskA, Incarnation: again.Incarnation,
 		expiresAt: again.ExpiresAt, hostUntil: ev.HostLeaseExpiresAt}
 	clk.Set(31)
-	out, err := finish(ctx, a, claims[0], "order for table 4")
+	first := claims[0]
+	out, err := finish(ctx, a, first, "order for table 4")
 	if err != nil {
 		return nil, err
 	}
-	res.Rehost.OldCallback = oldCallback{Minute: 31, Incarnation: claims[0].Incarnation, Outcome: out}
+	res.Rehost.OldCallback = oldCallback{Minute: clk.Now(), Incarnation: first.Incarnation, Outcome: out}
 
 	// Minute 50: kiosk-a is alive (it renews its host lease) but its
 	// session lease ran out at minute 45, and nobody took the session
@@ -181,7 +182,7 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.ExpiredWithoutTakeover = expired{Minute: 50, Host: kioskA, Incarnation: again.Incarnation,
+	res.ExpiredWithoutTakeover = expired{Minute: clk.Now(), Host: kioskA, Incarnation: again.Incarnation,
 		SessionLeaseExpiredAt: again.ExpiresAt, HostLeaseExpiresAt: hostUntil, Outcome: out}
 
 	done, err := a.store.Completions(ctx, sessionID)

@@ -49,7 +49,7 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 
 	var seq timeline.Sequence
 	// The first two runs: kiosk-a's at minute 0, kiosk-b's takeover.
-	var runs []*run // each run's session lease, in the order they began
+	var runs []*timeline.Span // each run's session lease, in the order they began
 	var claimedAt []timeline.Moment
 	for _, c := range res.Claims {
 		m := seq.At(c.Minute)
@@ -72,20 +72,20 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 		if f.Incarnation < res.Incarnations[len(res.Incarnations)-1] {
 			label = fmt.Sprintf("late callback, incarnation %d", f.Incarnation)
 		}
-		finishes.add(&p, m, f.Host, label, f.Incarnation, f.Outcome)
-		// A committed finish of the current run releases the session.
-		if r := lastRun(runs, f.Host, f.Incarnation); f.Result == "committed" && r != nil && m.At < r.span.To.At {
-			r.span.To, r.span.Title = m, r.span.Title+fmt.Sprintf("; released by its finish at minute %d", f.Minute)
+		finishes.add(&p, m, f.Host, label, f.Outcome)
+		// A finish committed within its run's lease releases the session.
+		// (One committed after it, which a sound mechanism refuses, leaves
+		// the bar as it was.) The i-th finish presents the i-th claim.
+		if r := runs[i]; f.Result == "committed" && m.At < r.To.At {
+			r.To, r.Title = m, r.Title+fmt.Sprintf("; released by its finish at minute %d", f.Minute)
 			p.Values = append(p.Values, timeline.Value{Lane: sessionLane, From: m,
 				Text:  fmt.Sprintf("incarnation %d · free", f.Incarnation),
 				Title: fmt.Sprintf("%s released by its finish: no host, incarnation %d kept", res.Session, f.Incarnation)})
 		}
 	}
-	if len(claimedAt) > 0 && len(res.Finishes) > 0 {
-		p.Spans = append(p.Spans, timeline.Span{Lane: kioskA, Kind: timeline.Pause, From: claimedAt[0], To: callbackAt,
-			Label: "network down",
-			Title: fmt.Sprintf("%s's network is down from minute %d; its callback arrives at minute %d", kioskA, claimedAt[0].At, callbackAt.At)})
-	}
+	p.Spans = append(p.Spans, timeline.Span{Lane: kioskA, Kind: timeline.Pause, From: claimedAt[0], To: callbackAt,
+		Label: "network down",
+		Title: fmt.Sprintf("%s's network is down from minute %d; its callback arrives at minute %d", kioskA, claimedAt[0].At, callbackAt.At)})
 
 	// kiosk-a hosts the session again; the old callback comes once more.
 	rh := res.Rehost
@@ -95,7 +95,7 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 	p.Spans = append(p.Spans, hostSpan(m, rh.Host, rh.hostUntil))
 	p.Values = append(p.Values, sessionValue(res.Session, m, rh.Host, rh.Incarnation, rh.expiresAt))
 	cb := rh.OldCallback
-	finishes.add(&p, seq.At(cb.Minute), rh.Host, fmt.Sprintf("old callback, incarnation %d", cb.Incarnation), cb.Incarnation, cb.Outcome)
+	finishes.add(&p, seq.At(cb.Minute), rh.Host, fmt.Sprintf("old callback, incarnation %d", cb.Incarnation), cb.Outcome)
 
 	// Minute 50: kiosk-a is alive (its host lease renewed) but its run's
 	// session lease has ended.
@@ -104,10 +104,10 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 	p.Events = append(p.Events, timeline.Event{Lane: ex.Host, At: renew, Reaches: sessionLane, Outcome: timeline.Accepted,
 		Label: "renew host lease", Result: fmt.Sprintf("alive until %d", ex.HostLeaseExpiresAt)})
 	p.Spans = append(p.Spans, hostSpan(renew, ex.Host, ex.HostLeaseExpiresAt))
-	finishes.add(&p, seq.At(ex.Minute), ex.Host, fmt.Sprintf("finish, incarnation %d", ex.Incarnation), ex.Incarnation, ex.Outcome)
+	finishes.add(&p, seq.At(ex.Minute), ex.Host, fmt.Sprintf("finish, incarnation %d", ex.Incarnation), ex.Outcome)
 
 	for _, r := range runs {
-		p.Spans = append(p.Spans, r.span)
+		p.Spans = append(p.Spans, *r)
 	}
 	p.Axis.From, p.Axis.To = first.At, ex.HostLeaseExpiresAt+margin
 	p.Values = append(p.Values, finishes.completions(res.Committed)...)
@@ -131,19 +131,17 @@ type finishes []finishAt
 type finishAt struct {
 	at        timeline.Moment
 	host      string
-	inc       int64
 	committed bool
 }
 
-// add draws a finish by host at m, presenting incarnation inc and
-// labelled label, with its answer.
-func (fs *finishes) add(p *timeline.Panel, m timeline.Moment, host, label string, inc int64, out cli.Outcome) {
+// add draws a finish by host at m, labelled label, with its answer.
+func (fs *finishes) add(p *timeline.Panel, m timeline.Moment, host, label string, out cli.Outcome) {
 	e := timeline.Event{Lane: host, At: m, Reaches: completionLane, Outcome: timeline.Accepted, Label: label, Result: out.Result}
 	if out.Result == cli.Refused {
 		e.Outcome, e.Result = timeline.Refused, "refused: "+out.Reason
 	}
 	p.Events = append(p.Events, e)
-	*fs = append(*fs, finishAt{at: m, host: host, inc: inc, committed: out.Result == "committed"})
+	*fs = append(*fs, finishAt{at: m, host: host, committed: out.Result == "committed"})
 }
 
 // completions are the completions lane's values: after each committed
@@ -153,7 +151,8 @@ func (fs finishes) completions(rows []committed) []timeline.Value {
 	var so []string
 	for _, c := range rows {
 		for _, f := range fs {
-			if !f.committed || f.host != c.Host || f.inc != c.Incarnation || f.at.At != c.FinishedAt {
+			// A host finishes at most once a minute in this story.
+			if !f.committed || f.host != c.Host || f.at.At != c.FinishedAt {
 				continue
 			}
 			so = append(so, fmt.Sprintf("%s · incarnation %d", c.Host, c.Incarnation))
@@ -187,30 +186,12 @@ func (fs finishes) note(rows []committed) string {
 	return fmt.Sprintf("Committed: %s. Refused: %d of the %d finishes.", strings.Join(done, ", "), refused, len(fs))
 }
 
-// run is one run of the session: who ran it, as which incarnation, and
-// its session lease as a bar.
-type run struct {
-	host string
-	inc  int64
-	span timeline.Span
-}
-
-// newRun is a run claimed at m, its bar from the claim until its session
-// lease expires (or, set later, its finish releases it).
-func newRun(m timeline.Moment, host string, inc, until int64) *run {
-	return &run{host: host, inc: inc, span: timeline.Span{Lane: host, Kind: timeline.Lease, From: m, To: timeline.At(until),
+// newRun is the bar of a run of the session claimed at m: from the claim
+// until its session lease expires (or, set later, its finish releases it).
+func newRun(m timeline.Moment, host string, inc, until int64) *timeline.Span {
+	return &timeline.Span{Lane: host, Kind: timeline.Lease, From: m, To: timeline.At(until),
 		Label: fmt.Sprintf("incarnation %d · until %d", inc, until),
-		Title: fmt.Sprintf("%s runs the session as incarnation %d: session lease from minute %d until %d", host, inc, m.At, until)}}
-}
-
-// lastRun is the latest run of host as incarnation inc, or nil.
-func lastRun(runs []*run, host string, inc int64) *run {
-	for i := len(runs) - 1; i >= 0; i-- {
-		if runs[i].host == host && runs[i].inc == inc {
-			return runs[i]
-		}
-	}
-	return nil
+		Title: fmt.Sprintf("%s runs the session as incarnation %d: session lease from minute %d until %d", host, inc, m.At, until)}
 }
 
 // hostSpan is a host lease renewed at m.
