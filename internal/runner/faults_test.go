@@ -36,10 +36,29 @@ import (
 // the first); unset, none does.
 const failCommitEnv = "FENCELAB_TEST_FAIL_COMMIT"
 
+// commitLogEnv names a file a worker process with failCommitEnv set
+// appends its pid to at each commit it makes, so that the test learns how
+// many commits each worker of a run made.
+const commitLogEnv = "FENCELAB_TEST_COMMIT_LOG"
+
 // commitPlan is which commit of one run fails, and how many there were.
 type commitPlan struct {
 	at    int64
 	count atomic.Int64
+	log   string // a worker's commit log (commitLogEnv), or ""
+}
+
+// commit counts one commit and reports whether it is the one that fails.
+func (p *commitPlan) commit() bool {
+	n := p.count.Add(1)
+	if p.log != "" {
+		f, err := os.OpenFile(p.log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
+	return n == p.at
 }
 
 // plans holds the plan of each run directory this process watches.
@@ -51,7 +70,7 @@ var workerPlan *commitPlan
 
 func init() {
 	if at, err := strconv.ParseInt(os.Getenv(failCommitEnv), 10, 64); err == nil && filepath.Base(os.Args[0]) == "fencelab" {
-		workerPlan = &commitPlan{at: at}
+		workerPlan = &commitPlan{at: at, log: os.Getenv(commitLogEnv)}
 	}
 	sqlite.RegisterConnectionHook(func(conn sqlite.ExecQuerierContext, dsn string) error {
 		plan := planFor(dsn)
@@ -63,7 +82,7 @@ func init() {
 			return fmt.Errorf("the sqlite connection takes no commit hook")
 		}
 		hooks.RegisterCommitHook(func() int32 {
-			if plan.count.Add(1) == plan.at {
+			if plan.commit() {
 				return 1 // the commit becomes a rollback
 			}
 			return 0
@@ -90,10 +109,10 @@ func planFor(dsn string) *commitPlan {
 }
 
 // runWithPlan runs command cmd with args in a fresh directory whose k-th
-// commit (counted in this process) fails, and returns what it warned on
-// stderr, how many commits the run made, and its error. Whatever the run
+// commit (counted in this process) fails, and returns its result, what it
+// warned on stderr, how many commits the run made, and its error. Whatever the run
 // did, it must have closed every file of its run.
-func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (warned string, commits int64, err error) {
+func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (result any, warned string, commits int64, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	plan := &commitPlan{at: at}
@@ -104,20 +123,60 @@ func runWithPlan(t *testing.T, cmd cli.Command, args []string, at int64) (warned
 	assert.NilError(t, fs.Parse(args))
 	assert.NilError(t, exp.Validate())
 	var stderr strings.Builder
-	_, err = exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &stderr})
-	if open := openUnder(t, dir); len(open) > 0 {
+	result, err = exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: &stderr})
+	if open := openUnder(t, os.Getpid(), dir); len(open) > 0 {
 		t.Errorf("fencelab %s (commit %d failing, error %v) returned with files of its run still open: %s; "+
 			"an experiment closes its ledgers whether its run worked or failed", cmd.Name, at, err, strings.Join(open, ", "))
 	}
-	return stderr.String(), plan.count.Load(), err
+	if left := childrenUnder(t, dir); len(left) > 0 {
+
+		t.Errorf("fencelab %s (commit %d failing, error %v) returned with its worker processes still running: pids %v; "+
+			"an experiment stops every process it started whether its run worked or failed", cmd.Name, at, err, left)
+	}
+	return result, stderr.String(), plan.count.Load(), err
 }
 
-// openUnder lists the files under dir that this process holds open, read
-// from /proc/self/fd; on a system without it the check is skipped (CI and
-// the mutation run are on Linux).
-func openUnder(t *testing.T, dir string) []string {
+// childrenUnder lists the workers this process started that hold a file
+// under dir open: the workers of that run, which open its ledger. A
+// worker runs as "fencelab"; a child another run is starting, between
+// its fork and its exec, still has this binary's name and, for that
+// moment, a copy of every descriptor this process has, and is not one.
+// On a system without /proc the check is skipped.
+func childrenUnder(t *testing.T, dir string) []int {
 	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
+	// Each thread's children file lists the processes that thread
+	// started.
+	lists, err := filepath.Glob("/proc/self/task/*/children")
+	if err != nil || len(lists) == 0 {
+		return nil
+	}
+	var left []int
+	for _, list := range lists {
+		pids, err := os.ReadFile(list)
+		if err != nil {
+			continue // the thread ended while we looked
+		}
+		for _, field := range strings.Fields(string(pids)) {
+			pid, err := strconv.Atoi(field)
+			if err != nil {
+				continue
+			}
+			argv, err := os.ReadFile(filepath.Join("/proc", field, "cmdline"))
+			if err == nil && string(argv) == "fencelab\x00" && len(openUnder(t, pid, dir)) > 0 {
+				left = append(left, pid)
+			}
+		}
+	}
+	return left
+}
+
+// openUnder lists the files under dir that process pid holds open, read
+// from /proc/PID/fd; on a system without it the check is skipped (CI and
+// the mutation run are on Linux).
+func openUnder(t *testing.T, pid int, dir string) []string {
+	t.Helper()
+	fdDir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	fds, err := os.ReadDir(fdDir)
 	if err != nil {
 		return nil
 	}
@@ -126,7 +185,7 @@ func openUnder(t *testing.T, dir string) []string {
 	}
 	var open []string
 	for _, fd := range fds {
-		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		target, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
 		if err == nil && strings.HasPrefix(target, dir+string(filepath.Separator)) {
 			open = append(open, filepath.Base(target))
 		}
@@ -157,9 +216,10 @@ func TestAFailedCommitFailsTheRun(t *testing.T) {
 		t.Run(cmd.Name, func(t *testing.T) {
 			t.Parallel()
 			for at := int64(1); ; at = nextCommit(at) {
-				warned, commits, err := runWithPlan(t, cmd, quick[cmd.Name], at)
+				result, warned, commits, err := runWithPlan(t, cmd, quick[cmd.Name], at)
 				if commits < at {
 					assert.NilError(t, err, "fencelab %s with no commit failed", cmd.Name)
+					assert.Assert(t, result != nil, "fencelab %s with no commit failed reported no result", cmd.Name)
 					assert.Equal(t, warned, "", "fencelab %s with no commit failed warned", cmd.Name)
 					assert.Assert(t, at > 1, "fencelab %s made no commit in this process", cmd.Name)
 					return
@@ -195,26 +255,49 @@ func nextCommit(at int64) int64 {
 }
 
 // TestAFailedCommitInAWorkerFailsTheRun: the same for the commits the
-// worker processes make, the k-th of each worker failing. The torture
-// run is left out: its workers record a failed call and go on, as real
-// workers do, and its audit judges the ledger. (It sets the environment
-// its workers inherit, so it does not run in parallel.)
+// worker processes make, the k-th of each worker failing, for every k up
+// to the most commits a worker makes in a run where none fails: a
+// failure in process B is never reported as a result. The torture run is
+// left out: its workers record a failed call and go on, as real workers
+// do, and its audit judges the ledger. (It sets the environment its
+// workers inherit, so it does not run in parallel.)
 func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
 	for _, cmd := range runner.Commands {
 		if cmd.Name == "torture" || len(cmd.Roles) == 0 || slices.Contains(carriedByTheCompanion, cmd.Name) {
 			continue
 		}
 		t.Run(cmd.Name, func(t *testing.T) {
-			for at := int64(1); at < 50; at++ {
+			most := workerCommits(t, cmd)
+			assert.Assert(t, most > 0, "fencelab %s: its workers made no commit", cmd.Name)
+			for at := int64(1); at <= most; at++ {
 				t.Setenv(failCommitEnv, strconv.FormatInt(at, 10))
-				_, _, err := runWithPlan(t, cmd, nil, 0)
-				if err == nil {
-					assert.Assert(t, at > 1, "fencelab %s: its workers' first commit failed, yet the run reported no failure", cmd.Name)
-					return
-				}
+				result, _, _, err := runWithPlan(t, cmd, nil, 0)
+				assert.Assert(t, err != nil, "fencelab %s: commit %d of its workers failed, yet the run reported no failure and printed %+v",
+					cmd.Name, at, result)
 				assert.Check(t, !strings.Contains(err.Error(), "panic"), "fencelab %s: %v", cmd.Name, err)
 			}
-			t.Fatalf("fencelab %s failed with each of its workers' first 49 commits failing", cmd.Name)
 		})
 	}
+}
+
+// workerCommits runs cmd with no commit failing and returns the most
+// commits one of its workers made. The run must succeed and print a
+// result.
+func workerCommits(t *testing.T, cmd cli.Command) int64 {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "commits")
+	t.Setenv(failCommitEnv, "0")
+	t.Setenv(commitLogEnv, log)
+	result, _, _, err := runWithPlan(t, cmd, nil, 0)
+	assert.NilError(t, err, "fencelab %s with no commit failing", cmd.Name)
+	assert.Assert(t, result != nil, "fencelab %s with no commit failing printed no result", cmd.Name)
+	data, err := os.ReadFile(log)
+	assert.NilError(t, err, "fencelab %s: no worker logged a commit", cmd.Name)
+	perWorker := map[string]int64{}
+	var most int64
+	for _, pid := range strings.Fields(string(data)) {
+		perWorker[pid]++
+		most = max(most, perWorker[pid])
+	}
+	return most
 }
