@@ -57,10 +57,16 @@ type result struct {
 	SameActorNextAssignmentRelease string       `json:"same_actor_next_assignment_after_release"`
 	ProcessIDs                     []string     `json:"process_ids"`
 	OSPids                         []int        `json:"os_pids"`
-	// For the picture only: process A's run at minute 2, and process B's
-	// answer to its next try at minute 3.
+	// For the picture only: process A's run, process B's answer to its
+	// next try, and the minute of each part of the story.
 	firstRun actor.Run
 	nextTry  reply
+	minutes  minutes
+}
+
+// minutes are when each part of the story happened, read from the clock.
+type minutes struct {
+	lease, attempts, run, nextTry int64
 }
 
 type leaseCAS struct {
@@ -140,10 +146,15 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	res := result{Command: "actors", Actor: actorName, LeaseMinutes: leaseMinutes,
 		ProcessIDs: []string{a.ID(), hello.ProcessID}, OSPids: []int{os.Getpid(), hello.Pid}}
 
-	if res.ActorLeaseCAS, err = leaseStory(ctx, &clk, a, b); err != nil {
+	// Minute 0, where the clock starts: the actor lease's compare-and-set.
+	res.minutes.lease = clk.Now()
+	if res.ActorLeaseCAS, err = leaseStory(ctx, a, b); err != nil {
 		return nil, err
 	}
-	if res.ExecutionAttemptFencing, err = attemptStory(ctx, &clk, a, res.ActorLeaseCAS.ProcessAAcquired.Token); err != nil {
+	// Minute 1: execution attempts.
+	clk.Set(1)
+	res.minutes.attempts = clk.Now()
+	if res.ExecutionAttemptFencing, err = attemptStory(ctx, a, res.ActorLeaseCAS.ProcessAAcquired.Token); err != nil {
 		return nil, err
 	}
 
@@ -151,10 +162,11 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	// provider runs (A holds the actor lease), process B runs asg-4, a
 	// different assignment of the same actor, through the same path.
 	clk.Set(2)
+	res.minutes.run = clk.Now()
 	var second reply
 	run, err := a.RunAssignment(ctx, asgFirst, func(ctx context.Context, _ actor.Assignment) (actor.State, error) {
 		var err error
-		second, err = worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: 2})
+		second, err = worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: clk.Now()})
 		if err != nil {
 			return "", err
 		}
@@ -184,7 +196,9 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		Assignment: asgSecond, ProviderInvoked: second.ProviderInvoked, ProcessID: hello.ProcessID}
 
 	// Minute 3: A released the lease on its way out; B's next try runs.
-	next, err := worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: 3})
+	clk.Set(3)
+	res.minutes.nextTry = clk.Now()
+	next, err := worker.Ask[reply](b, request{Op: "run", Assignment: asgSecond, Minute: clk.Now()})
 	if err != nil {
 		return nil, err
 	}
@@ -197,11 +211,10 @@ func (experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	return res, nil
 }
 
-// leaseStory is the actor-lease compare-and-set, at minute 0, between the
-// two processes.
-func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *worker.Process) (leaseCAS, error) {
+// leaseStory is the actor-lease compare-and-set between the two
+// processes.
+func leaseStory(ctx context.Context, a *actor.Process, b *worker.Process) (leaseCAS, error) {
 	var out leaseCAS
-	clk.Set(0)
 	la, err := a.AcquireLease(ctx, actorName)
 	if err != nil {
 		return out, fmt.Errorf("process A acquires %s: %w", actorName, err)
@@ -236,12 +249,11 @@ func leaseStory(ctx context.Context, clk *clock.Logical, a *actor.Process, b *wo
 	return out, nil
 }
 
-// attemptStory acquires execution attempts directly, at minute 1, in
-// process A: one attempt, a second on the same assignment, and one under
-// A's first lease token, released long ago.
-func attemptStory(ctx context.Context, clk *clock.Logical, a *actor.Process, staleToken int64) (attemptFence, error) {
+// attemptStory acquires execution attempts directly in process A: one
+// attempt, a second on the same assignment, and one under A's first
+// lease token, released long ago.
+func attemptStory(ctx context.Context, a *actor.Process, staleToken int64) (attemptFence, error) {
 	var out attemptFence
-	clk.Set(1)
 	l, err := a.AcquireLease(ctx, actorName)
 	if err != nil {
 		return out, fmt.Errorf("process A acquires %s: %w", actorName, err)

@@ -49,16 +49,21 @@ func processLanes(res result, withB bool, assignments ...string) []timeline.Lane
 	return ls
 }
 
+// minuteAxis is every panel's axis: it runs from the panel's first moment
+// to a minute past its last, as the timeline lays out an axis left unset.
 var minuteAxis = timeline.Axis{Unit: "minute", Clock: "logical clock"}
 
-// leaseValue is the actor lease's row from m on: who holds it, or free.
+// leaseValue is the actor lease's row from m on: held by holder under
+// token.
 func leaseValue(m timeline.Moment, holder string, token int64) timeline.Value {
-	if holder == "" {
-		return timeline.Value{Lane: leaseLane, From: m, Text: "free",
-			Title: "the actor lease has no holder (it keeps its last token)"}
-	}
 	return timeline.Value{Lane: leaseLane, From: m, Text: fmt.Sprintf("%s · token %d", holder, token),
 		Title: fmt.Sprintf("the actor lease is held by process %s under token %d", holder, token)}
+}
+
+// freeLease is the actor lease's row from m on, with no holder.
+func freeLease(m timeline.Moment) timeline.Value {
+	return timeline.Value{Lane: leaseLane, From: m, Text: "free",
+		Title: "the actor lease has no holder (it keeps its last token)"}
 }
 
 // leaseBar is a process's actor lease from its grant to its release.
@@ -71,15 +76,15 @@ func leaseBar(lane string, from, to timeline.Moment, token int64, what string) t
 // rather than by its random identity.
 func refusedBy(res result, reason, holder string) string {
 	s := "refused: " + reason
-	for i, id := range res.ProcessIDs {
-		if id == holder && i < 2 {
+	for i, id := range res.ProcessIDs { // A's identity, then B's
+		if id == holder {
 			s += " by " + []string{laneA, laneB}[i]
 		}
 	}
 	return s
 }
 
-// leasePanel is minute 0: A acquires, B is refused, A releases, B
+// leasePanel is the lease's minute: A acquires, B is refused, A releases, B
 // acquires and releases.
 func leasePanel(res result) timeline.Panel {
 	cas := res.ActorLeaseCAS
@@ -89,8 +94,8 @@ func leasePanel(res result) timeline.Panel {
 		Axis:  minuteAxis, Lanes: processLanes(res, true),
 	}
 	var seq timeline.Sequence
-	aGets, bTries, aGives, bGets, bGives := seq.At(0), seq.At(0), seq.At(0), seq.At(0), seq.At(0)
-	p.Axis.From, p.Axis.To = 0, 1
+	at := res.minutes.lease
+	aGets, bTries, aGives, bGets, bGives := seq.At(at), seq.At(at), seq.At(at), seq.At(at), seq.At(at)
 	p.Events = []timeline.Event{
 		{Lane: laneA, At: aGets, Reaches: leaseLane, Outcome: timeline.Accepted, Label: "acquire", Result: fmt.Sprintf("token %d", cas.ProcessAAcquired.Token)},
 		{Lane: laneB, At: bTries, Reaches: leaseLane, Outcome: refusedMark(cas.ProcessBWhileAHolds.Result), Label: "acquire",
@@ -104,7 +109,7 @@ func leasePanel(res result) timeline.Panel {
 		leaseBar(laneB, bGets, bGives, cas.ProcessBNowAcquires.Token, "until it releases it"),
 	}
 	p.Values = []timeline.Value{
-		leaseValue(timeline.At(0), "", 0),
+		freeLease(timeline.At(at)),
 		leaseValue(aGets, laneA, cas.ProcessAAcquired.Token),
 	}
 	if cas.ProcessBWhileAHolds.Result != "refused" {
@@ -112,13 +117,13 @@ func leasePanel(res result) timeline.Panel {
 			Title: "process B acquired the actor lease while A held it: the compare-and-set let a second process in"})
 	}
 	p.Values = append(p.Values,
-		leaseValue(aGives, "", 0),
+		freeLease(aGives),
 		leaseValue(bGets, laneB, cas.ProcessBNowAcquires.Token),
-		leaseValue(bGives, "", 0))
+		freeLease(bGives))
 	return p
 }
 
-// attemptPanel is minute 1: under one lease, one attempt per assignment,
+// attemptPanel is the attempts' minute: under one lease, one attempt per assignment,
 // and no attempt under a token released long ago.
 func attemptPanel(res result) timeline.Panel {
 	af := res.ExecutionAttemptFencing
@@ -128,8 +133,8 @@ func attemptPanel(res result) timeline.Panel {
 		Axis:  minuteAxis, Lanes: processLanes(res, false, asgAttempt, asgStale),
 	}
 	var seq timeline.Sequence
-	gets, first, second, stale, gives := seq.At(1), seq.At(1), seq.At(1), seq.At(1), seq.At(1)
-	p.Axis.From, p.Axis.To = 1, 2
+	at := res.minutes.attempts
+	gets, first, second, stale, gives := seq.At(at), seq.At(at), seq.At(at), seq.At(at), seq.At(at)
 	p.Events = []timeline.Event{
 		{Lane: laneA, At: gets, Reaches: leaseLane, Outcome: timeline.Accepted, Label: "acquire lease", Result: fmt.Sprintf("token %d", af.LeaseToken)},
 		{Lane: laneA, At: first, Reaches: asgAttempt, Outcome: timeline.Accepted, Label: "attempt " + af.Acquired.Assignment,
@@ -142,19 +147,19 @@ func attemptPanel(res result) timeline.Panel {
 	}
 	p.Spans = []timeline.Span{leaseBar(laneA, gets, gives, af.LeaseToken, "while it starts attempts")}
 	p.Values = []timeline.Value{
-		leaseValue(timeline.At(1), "", 0),
+		freeLease(timeline.At(at)),
 		leaseValue(gets, laneA, af.LeaseToken),
-		leaseValue(gives, "", 0),
-		{Lane: asgAttempt, From: timeline.At(1), Text: "CREATED · no attempt"},
+		freeLease(gives),
+		{Lane: asgAttempt, From: timeline.At(at), Text: "CREATED · no attempt"},
 		{Lane: asgAttempt, From: first, Text: fmt.Sprintf("CREATED · attempt token %d", af.Acquired.Token),
 			Title: fmt.Sprintf("%s's current attempt: token %d, descended from lease %d", asgAttempt, af.Acquired.Token, af.Acquired.LeaseToken)},
-		{Lane: asgStale, From: timeline.At(1), Text: "CREATED · no attempt",
+		{Lane: asgStale, From: timeline.At(at), Text: "CREATED · no attempt",
 			Title: fmt.Sprintf("%s never gets an attempt: the lease token presented was released long ago", asgStale)},
 	}
 	return p
 }
 
-// runPanel is minutes 2 and 3: A runs asg-3 through the ordinary path;
+// runPanel is the run's minute and the next try's: A runs asg-3 through the ordinary path;
 // while its provider runs, B's run of asg-4 is refused before its
 // provider is invoked; once A is done, B's next try completes.
 func runPanel(res result) timeline.Panel {
@@ -165,9 +170,9 @@ func runPanel(res result) timeline.Panel {
 		Axis:  minuteAxis, Lanes: processLanes(res, true, asgFirst, sr.Assignment),
 	}
 	var seq timeline.Sequence
-	aRuns, bTries, aDone := seq.At(2), seq.At(2), seq.At(2)
-	bRuns, bDone := seq.At(3), seq.At(3)
-	p.Axis.From, p.Axis.To = 2, 4
+	at, then := res.minutes.run, res.minutes.nextTry
+	aRuns, bTries, aDone := seq.At(at), seq.At(at), seq.At(at)
+	bRuns, bDone := seq.At(then), seq.At(then)
 	bResult := refusedBy(res, sr.Category, "")
 	if sr.Outcome != "refused" {
 		bResult = sr.Outcome
@@ -193,15 +198,15 @@ func runPanel(res result) timeline.Panel {
 		leaseBar(laneB, bRuns, bDone, next.LeaseToken, "for its run of "+sr.Assignment),
 	}
 	p.Values = []timeline.Value{
-		leaseValue(timeline.At(2), "", 0),
+		freeLease(timeline.At(at)),
 		leaseValue(aRuns, laneA, run.Lease.Token),
-		leaseValue(aDone, "", 0),
+		freeLease(aDone),
 		leaseValue(bRuns, laneB, next.LeaseToken),
-		leaseValue(bDone, "", 0),
+		freeLease(bDone),
 		{Lane: asgFirst, From: aRuns, Text: string(actor.Running),
 			Title: fmt.Sprintf("%s is RUNNING under attempt %d once A's lease and attempt are in place", asgFirst, run.Attempt.Token)},
 		{Lane: asgFirst, From: aDone, Text: res.FirstProcessAssignment.State},
-		{Lane: sr.Assignment, From: timeline.At(2), Text: res.AssignmentNeverReachedRunning,
+		{Lane: sr.Assignment, From: timeline.At(at), Text: res.AssignmentNeverReachedRunning,
 			Title: fmt.Sprintf("%s while A runs: %s, never RUNNING", sr.Assignment, res.AssignmentNeverReachedRunning)},
 		{Lane: sr.Assignment, From: bDone, Text: res.SameActorNextAssignmentRelease},
 	}
