@@ -145,14 +145,16 @@ func (fs *finishes) add(p *timeline.Panel, m timeline.Moment, host, label string
 }
 
 // completions are the completions lane's values: after each committed
-// row, at the finish that wrote it, every row so far.
+// row, at the finish that wrote it, every row so far. The row is drawn
+// at its finish whatever that finish answered: a mechanism that commits
+// a finish it reports refused has still written the row.
 func (fs finishes) completions(rows []committed) []timeline.Value {
 	var vs []timeline.Value
 	var so []string
 	for _, c := range rows {
 		for _, f := range fs {
 			// A host finishes at most once a minute in this story.
-			if !f.committed || f.host != c.Host || f.at.At != c.FinishedAt {
+			if f.host != c.Host || f.at.At != c.FinishedAt {
 				continue
 			}
 			so = append(so, fmt.Sprintf("%s · incarnation %d", c.Host, c.Incarnation))

@@ -94,6 +94,22 @@ func TestPictureOfAFinishOnItsLeasesLastTick(t *testing.T) {
 	}
 }
 
+// TestPictureOfARefusalThatCommitted: a mechanism that misreads its own
+// verdict answers kiosk-a's late callback "refused" yet commits its row.
+// The picture draws the answer it gave and the row the ledger holds, at
+// that callback.
+func TestPictureOfARefusalThatCommitted(t *testing.T) {
+	res := soundRun(t)
+	res.Committed = []committed{row(kioskA, 1, 22), row(kioskB, 2, 22)}
+
+	doc := draw(t, res, "refusal-that-committed")
+
+	assert.Check(t, cmp.Contains(doc, "refused: stale_incarnation"), "the callback's answer is drawn as given")
+	assert.Check(t, cmp.Contains(doc, "committed at minute 22: kiosk-a, incarnation 1"),
+		"the row kiosk-a's refused callback wrote is drawn: the ledger holds it")
+	assert.Check(t, cmp.Contains(doc, "Committed: kiosk-a under incarnation 1, kiosk-b under incarnation 2. Refused: 3 of the 4 finishes."))
+}
+
 // TestPictureOfAMechanismThatRefusesEverything: when no finish commits,
 // the completions lane stays empty and the note says so.
 func TestPictureOfAMechanismThatRefusesEverything(t *testing.T) {
