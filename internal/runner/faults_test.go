@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -275,6 +276,11 @@ func TestAFailedCommitInAWorkerFailsTheRun(t *testing.T) {
 				assert.Assert(t, err != nil, "fencelab %s: commit %d of its workers failed, yet the run reported no failure and printed %+v",
 					cmd.Name, at, result)
 				assert.Check(t, !strings.Contains(err.Error(), "panic"), "fencelab %s: %v", cmd.Name, err)
+				// The worker exits on its failure (1, after printing it):
+				// the run's error is that, not a refusal further on
+				// that followed from it.
+				assert.Check(t, cmp.Contains(err.Error(), "exited with status 1"),
+					"fencelab %s: commit %d of its workers failed, yet the run's error is a later symptom of it", cmd.Name, at)
 			}
 		})
 	}
