@@ -7,7 +7,6 @@ package mailboxlab
 import (
 	"context"
 	"flag"
-	"fmt"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/cli"
@@ -53,7 +52,7 @@ func (e *claimExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	names := []string{workerA, workerB}
-	crew, err := startWorkers(ctx, env.Dir, names)
+	crew, err := e.startWorkers(ctx, env.Dir, names)
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +71,6 @@ func (e *claimExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if i == 0 {
 			tokenA = rep.Token
 		}
-	}
-	if tokenA == 0 || tokenA >= neverIssued {
-		return nil, fmt.Errorf("worker-a's claim on a NEW message returned token %d; want one in 1..%d", tokenA, neverIssued-1)
 	}
 	// worker-a completes first with a token it was never issued, then with
 	// the one its claim returned.

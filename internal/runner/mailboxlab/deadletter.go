@@ -58,9 +58,11 @@ type staleCopy struct {
 	StateAfter      string `json:"state_after"`
 	OwnerAfter      string `json:"owner_after"`
 	RetryCountAfter int    `json:"retry_count_after"`
-	// For the picture only: the two claims' minutes and lease ends.
+	// For the picture only: the two claims' minutes and lease ends, and
+	// the row's token after the report.
 	presentedAt, currentAt       int64
 	presentedUntil, currentUntil int64
+	tokenAfter                   int64
 }
 
 func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
@@ -77,8 +79,7 @@ func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 
 	res := deadLetterResult{Command: "deadletter", MaxRetries: mailbox.MaxRetries}
 	for i := 0; i <= mailbox.MaxRetries; i++ {
-		minute := int64(100 + i)
-		clk.Set(minute)
+		clk.Set(int64(100 + i))
 		c, err := box.Claim(ctx, "msg-3", workerA)
 		if err != nil {
 			return nil, err
@@ -90,7 +91,7 @@ func (deadLetterExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.Attempts = append(res.Attempts, attempt{Attempt: i, Minute: minute, Token: c.Token, Verdict: out.Result, Reason: out.Reason})
+		res.Attempts = append(res.Attempts, attempt{Attempt: i, Minute: clk.Now(), Token: c.Token, Verdict: out.Result, Reason: out.Reason})
 	}
 	msg, err := box.Get(ctx, "msg-3")
 	if err != nil {
@@ -134,5 +135,6 @@ func retryFromStaleCopy(ctx context.Context, box *mailbox.Mailbox, clk *clock.Lo
 		return sc, err
 	}
 	sc.StateAfter, sc.OwnerAfter, sc.RetryCountAfter = string(msg.State), msg.Owner, msg.RetryCount
+	sc.tokenAfter = msg.Token
 	return sc, nil
 }

@@ -87,7 +87,7 @@ func staleCopyPanel(sc staleCopy) timeline.Panel {
 		rowValue(id, newClaim, mailbox.Claimed, workerB, sc.CurrentToken, 0))
 	if sc.Verdict != "refused" {
 		// The report went through: the row is what it says afterwards.
-		p.Values = append(p.Values, rowValue(id, report, mailbox.State(sc.StateAfter), sc.OwnerAfter, 0, sc.RetryCountAfter))
+		p.Values = append(p.Values, rowValue(id, report, mailbox.State(sc.StateAfter), sc.OwnerAfter, sc.tokenAfter, sc.RetryCountAfter))
 	}
 	p.Events = append(p.Events,
 		timeline.Event{Lane: workerA, At: oldClaim, Reaches: rowLane, Outcome: timeline.Accepted,
@@ -105,6 +105,10 @@ func staleCopyPanel(sc staleCopy) timeline.Panel {
 		timeline.Span{Lane: workerB, Kind: timeline.Lease, From: newClaim, To: timeline.At(min(sc.currentUntil, p.Axis.To)),
 			Label: fmt.Sprintf("token %d · until %d", sc.CurrentToken, sc.currentUntil),
 			Title: fmt.Sprintf("worker-b's lease on %s: token %d, minute %d until %d, still held when the story ends", id, sc.CurrentToken, sc.currentAt, sc.currentUntil)})
-	p.Notes = []string{fmt.Sprintf("Afterwards: %s is %s, held by %s, retry_count %d.", id, sc.StateAfter, sc.OwnerAfter, sc.RetryCountAfter)}
+	holder := sc.OwnerAfter
+	if holder == "" {
+		holder = "nobody" // the report went through and let the claim go
+	}
+	p.Notes = []string{fmt.Sprintf("Afterwards: %s is %s, held by %s, retry_count %d.", id, sc.StateAfter, holder, sc.RetryCountAfter)}
 	return p
 }

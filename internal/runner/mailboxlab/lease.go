@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
@@ -88,7 +87,7 @@ func (leaseExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		ev.Minute = step.minute
+		ev.Minute = clk.Now()
 		if ev.Token != 0 {
 			tokens[step.worker] = ev.Token
 		}
@@ -165,9 +164,6 @@ func takeOverOwnLease(ctx context.Context, box *mailbox.Mailbox, clk *clock.Logi
 			return st, err
 		}
 		*c.result, *c.reason = out.Result, out.Reason
-	}
-	if st.SecondToken == 0 {
-		return st, fmt.Errorf("second claim of %s returned no token", st.Message)
 	}
 	return st, nil
 }

@@ -66,7 +66,7 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 	var leases []*heldLease
 	current := map[string]*heldLease{} // each worker's latest lease
 	var stalledFrom, stalledTo *timeline.Moment
-	var takeover int64 = -1
+	takenOver := false // whether a worker other than worker-a has claimed yet
 	for _, ev := range res.Timeline {
 		m := seq.At(ev.Minute)
 		e := timeline.Event{Lane: ev.Worker, At: m, Reaches: rowLane, Label: "claim"}
@@ -78,7 +78,7 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 			current[ev.Worker] = l
 			p.Values = append(p.Values, rowValue(id, m, mailbox.Claimed, ev.Worker, ev.Token, 0))
 			if ev.Worker != workerA {
-				takeover = ev.Minute
+				takenOver = true
 			}
 		case "still_mine":
 			e.Label, e.Outcome = "claim again", timeline.NoEffect
@@ -90,7 +90,7 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 		// its first one after.
 		if ev.Worker == workerA {
 			switch {
-			case takeover < 0:
+			case !takenOver:
 				stalledFrom = &m
 			case stalledTo == nil:
 				stalledTo = &m
@@ -105,7 +105,9 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 		if c.Result != "completed" {
 			continue
 		}
-		if l := current[c.Worker]; l != nil && l.to == nil && c.at < l.until {
+		// Each worker completes once: a complete inside its lease ends
+		// the bar; one after it leaves the bar at its expiry.
+		if l := current[c.Worker]; l != nil && c.at < l.until {
 			l.to, l.how = &m, fmt.Sprintf("ended by its complete at minute %d", c.at)
 		}
 		// A complete writes the state and nothing else: the row it leaves
@@ -113,7 +115,9 @@ func takeoverPanel(res leaseResult) timeline.Panel {
 		f := res.Final
 		p.Values = append(p.Values, rowValue(id, m, mailbox.State(f.State), f.ClaimOwner, f.Token, 0))
 	}
-	if stalledFrom != nil && stalledTo != nil {
+	// worker-a's claim at minute 0 comes first, so the stall has a start
+	// whenever it has an end.
+	if stalledTo != nil {
 		p.Spans = append(p.Spans, timeline.Span{Lane: workerA, Kind: timeline.Pause, From: *stalledFrom, To: *stalledTo,
 			Label: "stalled", Title: fmt.Sprintf("worker-a stalls from minute %d to %d, past its lease", stalledFrom.At, stalledTo.At)})
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 
+	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
@@ -26,10 +27,10 @@ type naiveResult struct {
 	Workers     []naiveWorker `json:"workers"`
 	OwnerOnDisk string        `json:"owner_on_disk"`
 	Believers   int           `json:"believers"`
-	// ownerAfter is the owner on disk right after each worker's write,
+	// rowAfter is msg-1's row on disk right after each worker's write,
 	// read through a connection of the runner's own: the picture's row.
 	// The JSON leaves it out.
-	ownerAfter []string
+	rowAfter []mailbox.Message
 }
 
 type naiveWorker struct {
@@ -48,7 +49,7 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		return nil, err
 	}
 	names := []string{workerA, workerB}
-	crew, err := startWorkers(ctx, env.Dir, names)
+	crew, err := e.startWorkers(ctx, env.Dir, names)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		})
 	}
 	// Handshake 2: each worker that decided to claim writes, in turn.
-	res.ownerAfter = make([]string, len(names))
+	res.rowAfter = make([]mailbox.Message, len(names))
 	for i := range names {
 		if !res.Workers[i].DecidedToClaim {
 			continue
@@ -84,7 +85,7 @@ func (e *naiveExperiment) Run(ctx context.Context, env cli.Env) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res.ownerAfter[i] = msg.Owner
+		res.rowAfter[i] = msg
 	}
 	if err := crew.Wait(); err != nil {
 		return nil, err

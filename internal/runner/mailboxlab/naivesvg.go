@@ -42,7 +42,7 @@ func (e *naiveExperiment) SVG(w io.Writer, result any) error {
 		About: "Both workers read the row before either writes; nothing in the write checks what they read.",
 		Axis:  stepAxis, Lanes: lanes(id, names...),
 	}
-	p.Axis.From, p.Axis.To = 0, steps+1
+	p.Axis.To = steps + 1 // the axis starts at step 0, where msg-1 is NEW
 	p.Values = append(p.Values, rowValue(id, timeline.At(0), mailbox.New, "", 0, 0))
 	// Handshake 1: every worker reads, in turn; handshake 2: every worker
 	// that decided to claim writes, in turn.
@@ -67,9 +67,8 @@ func (e *naiveExperiment) SVG(w io.Writer, result any) error {
 				Label: "believes it owns " + id + " (no token)",
 				Title: fmt.Sprintf("%s believes it owns %s from step %d to the end", wk.Worker, id, write.At)})
 		}
-		if i < len(res.ownerAfter) && res.ownerAfter[i] != "" {
-			p.Values = append(p.Values, rowValue(id, write, mailbox.Claimed, res.ownerAfter[i], 0, 0))
-		}
+		after := res.rowAfter[i]
+		p.Values = append(p.Values, rowValue(id, write, after.State, after.Owner, after.Token, after.RetryCount))
 	}
 	p.Notes = []string{fmt.Sprintf("At the end: %d workers believe they own %s; the disk names %s.", res.Believers, id, res.OwnerOnDisk)}
 	return drawOne(w, "fencelab naive",

@@ -30,17 +30,17 @@ type raceResult struct {
 // all of them together), and the round's believers are counted. Who is
 // the owner on disk is read once every round has been run, so that the
 // rounds follow each other as closely as the workers allow.
-func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (raceResult, error) {
+func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (any, error) {
 	res := raceResult{Command: command, Mode: "race", Processes: f.processes, Rounds: f.rounds}
 	db, err := openLedger(ctx, env.Dir)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	defer db.Close()
 	box := mailbox.Open(db, noClock, mailbox.NoLease)
-	for r := 1; r <= f.rounds; r++ {
-		if err := box.Add(ctx, roundMessage(r), "race round"); err != nil {
-			return res, err
+	for r := range f.rounds {
+		if err := box.Add(ctx, roundMessage(r+1), "race round"); err != nil {
+			return nil, err
 		}
 	}
 
@@ -48,25 +48,25 @@ func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (r
 	for i := range names {
 		names[i] = fmt.Sprintf("worker-%d", i+1)
 	}
-	crew, err := startWorkers(ctx, env.Dir, names)
+	crew, err := f.startWorkers(ctx, env.Dir, names)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	defer crew.Stop()
 
-	believers := make([]map[string]bool, f.rounds+1) // by round
-	for r := 1; r <= f.rounds; r++ {
-		req := request{Op: op, ID: roundMessage(r)}
+	believers := make([]map[string]bool, f.rounds) // round r+1's are believers[r]
+	for r := range f.rounds {
+		req := request{Op: op, ID: roundMessage(r + 1)}
 		for i := range names {
 			if err := crew.Member(i).Send(req); err != nil {
-				return res, err
+				return nil, err
 			}
 		}
 		believers[r] = map[string]bool{}
 		for i, name := range names {
 			var rep reply
 			if err := crew.Member(i).Recv(&rep); err != nil {
-				return res, err
+				return nil, err
 			}
 			if rep.Believes {
 				believers[r][name] = true
@@ -74,18 +74,19 @@ func race(ctx context.Context, env cli.Env, command, op string, f *raceFlags) (r
 		}
 	}
 	if err := crew.Wait(); err != nil {
-		return res, err
+		return nil, err
 	}
 
-	for r := 1; r <= f.rounds; r++ {
-		msg, err := box.Get(ctx, roundMessage(r))
+	for r := range f.rounds {
+		msg, err := box.Get(ctx, roundMessage(r+1))
 		if err != nil {
-			return res, err
+			return nil, err
 		}
 		switch n := len(believers[r]); {
+		case n == 0: // nobody believes it won
 		case n == 1:
 			res.RoundsWithOneOwner++
-		case n > 1:
+		default:
 			res.RoundsWithSeveralBelievers++
 		}
 		res.MaxBelievers = max(res.MaxBelievers, len(believers[r]))

@@ -1,0 +1,232 @@
+package mailboxlab
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// errNoMoreWorkers is what the starter of TestAWorkerThatCannotStartFailsTheRun
+// answers once it has started one worker.
+var errNoMoreWorkers = errors.New("this machine starts no more processes")
+
+// TestAWorkerThatCannotStartFailsTheRun: naive and claim, told the story
+// or racing, start a worker process per worker. When one cannot be
+// started, the run fails with that reason and prints nothing; it does
+// not go on with the workers it has.
+func TestAWorkerThatCannotStartFailsTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cmd  cli.Command
+		args []string
+	}{
+		{"naive", Naive, nil},
+		{"claim", Claim, nil},
+		{"naive --race", Naive, []string{"--race", "--processes", "2", "--rounds", "1"}},
+		{"claim --race", Claim, []string{"--race", "--processes", "2", "--rounds", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := flag.NewFlagSet(tc.cmd.Name, flag.ContinueOnError)
+			exp := tc.cmd.New(fs)
+			assert.NilError(t, fs.Parse(tc.args))
+			assert.NilError(t, exp.Validate())
+			started := 0
+			f := raceFlagsOf(exp)
+			f.start = func(ctx context.Context, r worker.Role, args ...string) (*worker.Process, error) {
+				if started++; started > 1 {
+					return nil, errNoMoreWorkers
+				}
+				return worker.StartInProcess(ctx, r, args...)
+			}
+			result, err := exp.Run(t.Context(), cli.Env{Dir: t.TempDir(), Stderr: io.Discard})
+			assert.Check(t, errors.Is(err, errNoMoreWorkers),
+				"fencelab %s whose second worker could not start: the run's error is %v; want the reason it could not start", tc.name, err)
+			assert.Check(t, result == nil, "fencelab %s whose second worker could not start printed %+v", tc.name, result)
+		})
+	}
+}
+
+// errWorkerFailed is the failure failingWorker injects.
+var errWorkerFailed = errors.New("the worker's disk failed")
+
+// failingWorker is the mailbox worker, run in-process, except that
+// worker who fails its request op instead of carrying it out, and, with
+// op "exit", answers every request and then ends with an error.
+func failingWorker(who, op string) worker.Starter {
+	role := worker.Role{Name: workerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		db, err := sqlitedb.Open(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		w := &claimant{db: db, name: args[1], box: mailbox.Open(db, noClock, mailbox.NoLease)}
+		err = worker.Serve(link, func(req request) (reply, error) {
+			if w.name == who && req.Op == op {
+				return reply{}, errWorkerFailed
+			}
+			return w.do(ctx, req)
+		})
+		if err == nil && w.name == who && op == "exit" {
+			return errWorkerFailed
+		}
+		return err
+	}}
+	return func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		return worker.StartInProcess(ctx, role, args...)
+	}
+}
+
+// TestAWorkerThatFailsStopsTheRun: when a worker fails a request (its
+// ledger's disk failed), the run fails, prints nothing, and asks no
+// worker anything more: msg-1's row is left as the failure left it. A
+// worker that answers everything and then ends unclean fails the run
+// too.
+func TestAWorkerThatFailsStopsTheRun(t *testing.T) {
+	for _, tc := range []struct {
+		cmd       cli.Command
+		who, op   string
+		wantState mailbox.State // msg-1's state once the run has failed
+		wantOwner string
+	}{
+		// worker-a's read fails: worker-b, which read NEW too, writes nothing.
+		{Naive, workerA, "read", mailbox.New, ""},
+		// worker-a's write fails: worker-b, next in line, writes nothing.
+		{Naive, workerA, "naive-write", mailbox.New, ""},
+		// worker-b writes last; then it ends unclean.
+		{Naive, workerB, "exit", mailbox.Claimed, workerB},
+		// worker-a's claim fails: worker-b does not claim after it.
+		{Claim, workerA, "claim", mailbox.New, ""},
+		// worker-a's first complete fails: its second is never sent.
+		{Claim, workerA, "complete", mailbox.Claimed, workerA},
+		{Claim, workerA, "exit", mailbox.Done, workerA},
+	} {
+		name := tc.cmd.Name + " " + tc.who + " fails " + tc.op
+		t.Run(name, func(t *testing.T) {
+			fs := flag.NewFlagSet(tc.cmd.Name, flag.ContinueOnError)
+			exp := tc.cmd.New(fs)
+			raceFlagsOf(exp).start = failingWorker(tc.who, tc.op)
+			dir := t.TempDir()
+			result, err := exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: io.Discard})
+			assert.Check(t, err != nil, "fencelab %s: %s failed, yet the run reported no failure", name, tc.who)
+			assert.Check(t, result == nil, "fencelab %s printed %+v", name, result)
+			assert.Check(t, cmp.Len(openUnder(t, dir), 0), "fencelab %s left a worker running, or files of its run open", name)
+			msg, err := readMessage(t.Context(), dir, "msg-1")
+			assert.NilError(t, err)
+			assert.Check(t, msg.State == tc.wantState && msg.Owner == tc.wantOwner,
+				"fencelab %s: msg-1 is %s owned by %q once the run failed; want %s owned by %q: the run stops at the worker that failed",
+				name, msg.State, msg.Owner, tc.wantState, tc.wantOwner)
+		})
+	}
+}
+
+// TestARaceStopsAtTheWorkerThatFails: when a worker fails its request in
+// a round, the run fails and starts no further round: the next round's
+// message stays NEW.
+func TestARaceStopsAtTheWorkerThatFails(t *testing.T) {
+	for _, tc := range []struct {
+		cmd cli.Command
+		op  string
+	}{{Naive, "naive-claim"}, {Claim, "claim"}} {
+		t.Run(tc.cmd.Name, func(t *testing.T) {
+			fs := flag.NewFlagSet(tc.cmd.Name, flag.ContinueOnError)
+			exp := tc.cmd.New(fs)
+			assert.NilError(t, fs.Parse([]string{"--race", "--processes", "2", "--rounds", "2"}))
+			raceFlagsOf(exp).start = failingWorker("worker-2", tc.op)
+			dir := t.TempDir()
+			result, err := exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: io.Discard})
+			assert.Check(t, err != nil, "fencelab %s --race: worker-2 failed, yet the run reported no failure", tc.cmd.Name)
+			assert.Check(t, result == nil, "fencelab %s --race printed %+v", tc.cmd.Name, result)
+			assert.Check(t, cmp.Len(openUnder(t, dir), 0), "fencelab %s --race left a worker running, or files of its run open", tc.cmd.Name)
+			msg, err := readMessage(t.Context(), dir, roundMessage(2))
+			assert.NilError(t, err)
+			assert.Check(t, msg.State == mailbox.New,
+				"fencelab %s --race: worker-2 failed in round 1, yet round 2 was run (msg-r2 is %s by %q)", tc.cmd.Name, msg.State, msg.Owner)
+		})
+		t.Run(tc.cmd.Name+" ends unclean", func(t *testing.T) {
+			fs := flag.NewFlagSet(tc.cmd.Name, flag.ContinueOnError)
+			exp := tc.cmd.New(fs)
+			assert.NilError(t, fs.Parse([]string{"--race", "--processes", "2", "--rounds", "1"}))
+			raceFlagsOf(exp).start = failingWorker("worker-2", "exit")
+			result, err := exp.Run(t.Context(), cli.Env{Dir: t.TempDir(), Stderr: io.Discard})
+			assert.Check(t, err != nil, "fencelab %s --race: worker-2 answered every round, then failed; the run reported no failure", tc.cmd.Name)
+			assert.Check(t, result == nil, "fencelab %s --race printed %+v", tc.cmd.Name, result)
+		})
+	}
+}
+
+// raceFlagsOf returns the flags of naive's or claim's experiment.
+func raceFlagsOf(exp cli.Experiment) *raceFlags {
+	switch e := exp.(type) {
+	case *naiveExperiment:
+		return e.raceFlags
+	case *claimExperiment:
+		return e.raceFlags
+	}
+	panic("not naive or claim")
+}
+
+// scriptedWorker is a race worker, run in-process, whose answers are set
+// in advance: in round r, worker w writes itself as msg-rR's owner if
+// writes[w][r], and says it believes it won if believes[w][r].
+func scriptedWorker(writes, believes map[string][]bool) worker.Starter {
+	role := worker.Role{Name: workerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		db, err := sqlitedb.Open(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		name := args[1]
+		return worker.Serve(link, func(req request) (reply, error) {
+			var r int
+			if _, err := fmt.Sscanf(req.ID, "msg-r%d", &r); err != nil {
+				return reply{}, err
+			}
+			if writes[name][r] {
+				if err := naiveWrite(ctx, db, req.ID, name); err != nil {
+					return reply{}, err
+				}
+			}
+			return reply{Believes: believes[name][r]}, nil
+		})
+	}}
+	return func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		return worker.StartInProcess(ctx, role, args...)
+	}
+}
+
+// TestARaceCountsEachRoundFromItsBelieversAndItsOwner: the race's
+// counts come from what each worker believes and who the disk names,
+// round by round. Here, over five rounds: one believer who owns it; two
+// believers; nobody at all; one believer while the disk names the other;
+// one believer who owns it.
+func TestARaceCountsEachRoundFromItsBelieversAndItsOwner(t *testing.T) {
+	w1, w2 := "worker-1", "worker-2"
+	// Index r is round r; index 0 is unused.
+	writes := map[string][]bool{w1: {false, true, true, false, false, true}, w2: {false, false, true, false, true, false}}
+	believes := map[string][]bool{w1: {false, true, true, false, true, true}, w2: {false, false, true, false, false, false}}
+	for _, cmd := range []cli.Command{Naive, Claim} {
+		t.Run(cmd.Name, func(t *testing.T) {
+			fs := flag.NewFlagSet(cmd.Name, flag.ContinueOnError)
+			exp := cmd.New(fs)
+			assert.NilError(t, fs.Parse([]string{"--race", "--processes", "2", "--rounds", "5"}))
+			raceFlagsOf(exp).start = scriptedWorker(writes, believes)
+			dir := t.TempDir()
+			got, err := exp.Run(t.Context(), cli.Env{Dir: dir, Stderr: io.Discard})
+			assert.NilError(t, err)
+			assert.DeepEqual(t, got, raceResult{Command: cmd.Name, Mode: "race", Processes: 2, Rounds: 5,
+				RoundsWithOneOwner: 3, RoundsWithSeveralBelievers: 1, MaxBelievers: 2, RoundsOwnerNotABeliever: 2})
+			assert.Check(t, cmp.Len(openUnder(t, dir), 0), "fencelab %s --race left files of its run open", cmd.Name)
+		})
+	}
+}
