@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -178,7 +179,8 @@ func raceFlagsOf(exp cli.Experiment) *raceFlags {
 
 // scriptedWorker is a race worker, run in-process, whose answers are set
 // in advance: in round r, worker w writes itself as msg-rR's owner if
-// writes[w][r], and says it believes it won if believes[w][r].
+// writes[w][r], and says it believes it won if believes[w][r]; rounds
+// past the end of a list do neither.
 func scriptedWorker(writes, believes map[string][]bool) worker.Starter {
 	role := worker.Role{Name: workerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
 		db, err := sqlitedb.Open(ctx, args[0])
@@ -187,17 +189,18 @@ func scriptedWorker(writes, believes map[string][]bool) worker.Starter {
 		}
 		defer db.Close()
 		name := args[1]
+		say := func(m map[string][]bool, r int) bool { return r < len(m[name]) && m[name][r] }
 		return worker.Serve(link, func(req request) (reply, error) {
 			var r int
 			if _, err := fmt.Sscanf(req.ID, "msg-r%d", &r); err != nil {
 				return reply{}, err
 			}
-			if writes[name][r] {
+			if say(writes, r) {
 				if err := naiveWrite(ctx, db, req.ID, name); err != nil {
 					return reply{}, err
 				}
 			}
-			return reply{Believes: believes[name][r]}, nil
+			return reply{Believes: say(believes, r)}, nil
 		})
 	}}
 	return func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
@@ -229,4 +232,72 @@ func TestARaceCountsEachRoundFromItsBelieversAndItsOwner(t *testing.T) {
 			assert.Check(t, cmp.Len(openUnder(t, dir), 0), "fencelab %s --race left files of its run open", cmd.Name)
 		})
 	}
+}
+
+// TestAMailboxWorkerFailsOnWhatItCannotDo: a worker started without its
+// two arguments, or on a ledger that cannot be opened, or asked something
+// it does not know, ends with an error, never with an empty answer taken
+// for a result.
+func TestAMailboxWorkerFailsOnWhatItCannotDo(t *testing.T) {
+	for name, args := range map[string][]string{
+		"no name":            {filepath.Join(t.TempDir(), ledgerFile)},
+		"a folder as ledger": {t.TempDir(), workerA},
+	} {
+		t.Run(name, func(t *testing.T) {
+			w, err := worker.StartInProcess(t.Context(), workerRole, args...)
+			assert.NilError(t, err)
+			defer w.Stop()
+			assert.Check(t, w.WaitClean() != nil, "a mailbox worker started with %q ended cleanly", args)
+		})
+	}
+	t.Run("unknown request", func(t *testing.T) {
+		dir := t.TempDir()
+		assert.NilError(t, addMessage(t.Context(), dir, "msg-1", "Restock vanilla"))
+		w, err := worker.StartInProcess(t.Context(), workerRole, filepath.Join(dir, ledgerFile), workerA)
+		assert.NilError(t, err)
+		defer w.Stop()
+		_, err = worker.Ask[reply](w, request{Op: "dance", ID: "msg-1"})
+		assert.Check(t, err != nil, "a mailbox worker answered a request it does not know")
+		assert.Check(t, w.WaitClean() != nil, "a mailbox worker ended cleanly after a request it does not know")
+	})
+}
+
+// TestAMailboxWorkerClosesItsLedger: once a worker has ended, it holds no
+// file of its ledger open (it is this process here, so this process's
+// descriptors tell). A process that exits closes everything anyway; a
+// worker that outlives its role, as an in-process one does, must close
+// it itself.
+func TestAMailboxWorkerClosesItsLedger(t *testing.T) {
+	dir := t.TempDir()
+	assert.NilError(t, addMessage(t.Context(), dir, "msg-1", "Restock vanilla"))
+	w, err := worker.StartInProcess(t.Context(), workerRole, filepath.Join(dir, ledgerFile), workerA)
+	assert.NilError(t, err)
+	defer w.Stop()
+	got, err := worker.Ask[reply](w, request{Op: "read", ID: "msg-1"})
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(got.State, "NEW"), "a worker reading a NEW message")
+	assert.Assert(t, len(openUnder(t, dir)) > 0, "a mailbox worker holds its ledger open while it runs")
+	w.Link.CloseSend()
+	assert.NilError(t, w.WaitClean())
+	assert.Check(t, cmp.Len(openUnder(t, dir), 0), "a mailbox worker ended with its connection to the ledger still open")
+}
+
+// TestARaceByDefaultRunsTheContractsEightWorkersForAHundredRounds: the
+// runner's contract gives --processes 8 and --rounds 100 as race mode's
+// defaults.
+func TestARaceByDefaultRunsTheContractsEightWorkersForAHundredRounds(t *testing.T) {
+	fs := flag.NewFlagSet(Naive.Name, flag.ContinueOnError)
+	exp := Naive.New(fs)
+	assert.NilError(t, fs.Parse([]string{"--race"}))
+	script := scriptedWorker(nil, nil)
+	started := 0
+	raceFlagsOf(exp).start = func(ctx context.Context, r worker.Role, args ...string) (*worker.Process, error) {
+		started++
+		return script(ctx, r, args...)
+	}
+	got, err := exp.Run(t.Context(), cli.Env{Dir: t.TempDir(), Stderr: io.Discard})
+	assert.NilError(t, err)
+	res := got.(raceResult)
+	assert.Check(t, res.Processes == 8 && started == 8, "naive --race started %d workers and says %d; the contract's default is 8", started, res.Processes)
+	assert.Check(t, cmp.Equal(res.Rounds, 100), "naive --race ran the contract's default of 100 rounds")
 }
