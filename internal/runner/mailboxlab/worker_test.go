@@ -301,3 +301,67 @@ func TestARaceByDefaultRunsTheContractsEightWorkersForAHundredRounds(t *testing.
 	assert.Check(t, res.Processes == 8 && started == 8, "naive --race started %d workers and says %d; the contract's default is 8", started, res.Processes)
 	assert.Check(t, cmp.Equal(res.Rounds, 100), "naive --race ran the contract's default of 100 rounds")
 }
+
+// startOn starts a mailbox worker named name, in-process, on a fresh
+// ledger in dir holding msg-1, NEW.
+func startOn(t *testing.T, dir, name string) *worker.Process {
+	t.Helper()
+	assert.NilError(t, addMessage(t.Context(), dir, "msg-1", "Restock vanilla"))
+	w, err := worker.StartInProcess(t.Context(), workerRole, filepath.Join(dir, ledgerFile), name)
+	assert.NilError(t, err)
+	t.Cleanup(w.Stop)
+	return w
+}
+
+// TestANaiveClaimerThatSeesTheMessageTakenWritesNothing: in naive race
+// mode a worker reads, decides in Go, then writes. One that reads a
+// message someone else already claimed decides not to: it writes nothing
+// and does not believe it won.
+func TestANaiveClaimerThatSeesTheMessageTakenWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	first := startOn(t, dir, workerA)
+	got, err := worker.Ask[reply](first, request{Op: "naive-claim", ID: "msg-1"})
+	assert.NilError(t, err)
+	assert.Check(t, got.Believes, "the first naive claimer of a NEW message believes it won")
+
+	other, err := worker.StartInProcess(t.Context(), workerRole, filepath.Join(dir, ledgerFile), workerB)
+	assert.NilError(t, err)
+	defer other.Stop()
+	got, err = worker.Ask[reply](other, request{Op: "naive-claim", ID: "msg-1"})
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(got.State, "CLAIMED"), "the second naive claimer read what the first wrote")
+	assert.Check(t, !got.Believes, "a naive claimer that read CLAIMED believes it won")
+	msg, err := readMessage(t.Context(), dir, "msg-1")
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(msg.Owner, workerA), "a naive claimer that read CLAIMED wrote itself as the owner")
+}
+
+// TestAWorkerWhoseWriteFailsFails: when the ledger refuses a worker's
+// write (here a trigger refuses every update of msg-1), the worker ends
+// with the error; it never answers as if the write had merely lost, or
+// been refused.
+func TestAWorkerWhoseWriteFailsFails(t *testing.T) {
+	for _, op := range []string{"naive-write", "naive-claim", "claim", "complete"} {
+		t.Run(op, func(t *testing.T) {
+			dir := t.TempDir()
+			w := startOn(t, dir, workerA)
+			var token int64 // what a complete presents: the worker's own claim's
+			if op == "complete" {
+				c, err := worker.Ask[reply](w, request{Op: "claim", ID: "msg-1"})
+				assert.NilError(t, err)
+				token = c.Token
+			}
+			db, err := openLedger(t.Context(), dir)
+			assert.NilError(t, err)
+			assert.NilError(t, db.Immediate(t.Context(), func(tx *sqlitedb.Tx) error {
+				_, err := tx.Exec(t.Context(), `CREATE TRIGGER no_updates BEFORE UPDATE ON messages BEGIN SELECT RAISE(FAIL, 'the disk is full'); END`)
+				return err
+			}))
+			assert.NilError(t, db.Close())
+
+			got, err := worker.Ask[reply](w, request{Op: op, ID: "msg-1", Token: token})
+			assert.Check(t, err != nil, "a worker whose %s could not be written answered %+v", op, got)
+			assert.Check(t, w.WaitClean() != nil, "a worker whose %s could not be written ended cleanly", op)
+		})
+	}
+}
