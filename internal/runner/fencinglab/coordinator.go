@@ -84,7 +84,9 @@ func (co *coordinator) open(ctx context.Context, queuePath, destPath string, uni
 		dbs = append(dbs, db)
 	}
 	wq, wd, bq, bd := dbs[0], dbs[1], dbs[2], dbs[3]
-	co.watchQueue = queue.Open(wq, clock.Fixed(0), leaseTicks)
+	// The observer adds JOB-1 and reads; neither looks at a clock, so it
+	// shares B's.
+	co.watchQueue = queue.Open(wq, &co.clk, leaseTicks)
 	co.watchGate = gate.Open(wd, co.c.contract)
 	co.queue = queue.Open(bq, &co.clk, leaseTicks)
 	co.gate = gate.Open(bd, co.c.contract)

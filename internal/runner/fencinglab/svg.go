@@ -54,9 +54,8 @@ func casePanel(c CaseReport) timeline.Panel {
 	first := timeline.At(p.Axis.From)
 	p.Values = append(p.Values, timeline.Value{Lane: queueLane, From: first, Text: string(queue.Queued),
 		Title: jobID + " is queued: nobody holds it"})
-	if len(c.Attempts) > 0 {
-		p.Values = append(p.Values, destinationValue(c.DestinationContract, first, c.Attempts[0].Before, "before any call"))
-	}
+	// Every case calls the destination at least twice.
+	p.Values = append(p.Values, destinationValue(c.DestinationContract, first, c.Attempts[0].Before, "before any call"))
 
 	// The claims: A's, after which A reads the job and pauses, then B's.
 	var pauseFrom timeline.Moment
@@ -109,7 +108,9 @@ func casePanel(c CaseReport) timeline.Panel {
 		if f.finish.Result != "completed" {
 			e.Outcome, e.Result = timeline.Refused, "refused: "+f.finish.Result
 		} else {
-			if l := leases[f.worker]; l != nil && m.At < l.To.At {
+			// Both workers have claimed: A's lease ends at its expiry
+			// unless a finish inside it ends it first.
+			if l := leases[f.worker]; m.At < l.To.At {
 				l.To = m
 				l.Title += fmt.Sprintf("; ended by its finish at tick %d", m.At)
 			}

@@ -40,13 +40,7 @@ func (e *experiment) Text(w io.Writer, result any) error {
 }
 
 func drawCase(b *strings.Builder, c CaseReport) {
-	about := ""
-	for _, fc := range cases {
-		if fc.name == c.Case {
-			about = fc.about
-		}
-	}
-	fmt.Fprintf(b, "%s (destination contract %s)\n  %s\n", c.Case, c.DestinationContract, about)
+	fmt.Fprintf(b, "%s (destination contract %s)\n  %s\n", c.Case, c.DestinationContract, aboutCase(c.Case))
 
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	row := func(mark string, tick int64, who, what, queue, dest string) {
@@ -60,7 +54,7 @@ func drawCase(b *strings.Builder, c CaseReport) {
 
 	for i, cl := range c.QueueClaims {
 		dest := ""
-		if i == 0 && len(c.Attempts) > 0 {
+		if i == 0 { // every case calls the destination at least twice
 			dest = stateCell(c.Attempts[0].Before)
 		}
 		row("", cl.Tick, cl.Worker, fmt.Sprintf("claim: fence %d, expires %d", cl.Fence, cl.ExpiresAt),

@@ -1,0 +1,68 @@
+package fencinglab
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// TestMain lets this test binary be worker A: a run starts the runner
+// again as its old worker, and under test the runner is this binary.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == "fencelab" {
+		os.Exit(worker.Main(context.Background(), []worker.Role{oldWorkerRole}, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestACaseThatFailsStopsWorkerA: when a case fails after starting worker
+// A (here A answers its claim with something other than "paused"), the
+// case's error says so and A is stopped before RunCase returns, whoever
+// gave the context.
+func TestACaseThatFailsStopsWorkerA(t *testing.T) {
+	confused := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		return worker.Serve(link, func(o order) (news, error) { return news{Result: "asleep"}, nil })
+	}}
+	var a *worker.Process
+	start := func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		p, err := worker.StartInProcess(ctx, confused, args...)
+		a = p
+		return p, err
+	}
+	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", defaultUnits, start)
+	assert.Check(t, cmp.ErrorContains(err, `answered "asleep" to its claim`))
+	assert.Assert(t, a != nil, "the case never started worker A")
+	select {
+	case <-a.Done():
+	default:
+		t.Errorf("the case failed and returned with worker A still running")
+	}
+}
+
+// TestACaseRunsOnlyInAFreshFolder: a case makes its own folder, named
+// after it, and never runs over one already there: a second run of the
+// same case in the same place fails on the folder, before it touches the
+// first run's files.
+func TestACaseRunsOnlyInAFreshFolder(t *testing.T) {
+	dir := t.TempDir()
+	_, err := RunCase(t.Context(), dir, "finish-only", defaultUnits, worker.StartInProcess)
+	assert.NilError(t, err)
+	queuePath := filepath.Join(dir, "finish-only", queueFile)
+	before, err := os.ReadFile(queuePath)
+	assert.NilError(t, err)
+
+	_, err = RunCase(t.Context(), dir, "finish-only", defaultUnits, worker.StartInProcess)
+	assert.Check(t, errors.Is(err, fs.ErrExist), "a second run of finish-only in the same folder: %v; want it refused because the case's folder exists", err)
+	after, err := os.ReadFile(queuePath)
+	assert.NilError(t, err)
+	assert.Check(t, bytes.Equal(before, after), "a second run of finish-only changed the first run's queue")
+}

@@ -1,0 +1,72 @@
+package fencinglab
+
+// The chapters draw the pictures of a sound queue and destination, which
+// chapters/internal/pictures holds whole. A learner who weakens one draws
+// them again, and the picture must then show what the stores answered.
+// These tests draw cases a weakened mechanism could produce, made from a
+// real case by changing its answers.
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/golden"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
+)
+
+// soundCase runs case name with worker A in-process.
+func soundCase(t *testing.T, name string) CaseReport {
+	t.Helper()
+	r, err := RunCase(t.Context(), t.TempDir(), name, defaultUnits, worker.StartInProcess)
+	assert.NilError(t, err)
+	return r
+}
+
+// draw returns the picture of the one case c, checked against
+// testdata/NAME.svg (go test -update writes it).
+func draw(t *testing.T, c CaseReport, name string) string {
+	t.Helper()
+	var b bytes.Buffer
+	assert.NilError(t, (&experiment{}).SVG(&b, Report{Command: "fencing", Units: defaultUnits, Cases: []CaseReport{c}}))
+	golden.Assert(t, b.String(), name+".svg")
+	return b.String()
+}
+
+// TestPictureOfAWeakenedQueue: a finish ends its worker's lease bar only
+// if it came inside the lease. A finish accepted after the lease ended
+// (a queue that checks no lease) leaves the bar at the expiry; one on the
+// lease's last tick is outside it, one a tick earlier inside.
+func TestPictureOfAWeakenedQueue(t *testing.T) {
+	sound := soundCase(t, "finish-only")
+	for _, tc := range []struct {
+		name   string
+		weaken func(*CaseReport)
+		want   []string // what the picture must say
+		not    []string // what it must not
+	}{{
+		name:   "a-finishes-after-its-lease",
+		weaken: func(c *CaseReport) { c.OldWorkerFinish.Result = "completed" },
+		want:   []string{"A&apos;s lease on JOB-1: fence 1 from tick 0, expiring at tick 5<"},
+	}, {
+		name:   "b-finishes-on-its-lease-end",
+		weaken: func(c *CaseReport) { c.QueueClaims[1].ExpiresAt = c.NewWorkerFinish.Tick },
+		want:   []string{"B&apos;s lease on JOB-1: fence 2 from tick 5, expiring at tick 6<"},
+	}, {
+		name:   "b-finishes-a-tick-before-its-lease-end",
+		weaken: func(c *CaseReport) { c.QueueClaims[1].ExpiresAt = c.NewWorkerFinish.Tick + 1 },
+		want:   []string{"B&apos;s lease on JOB-1: fence 2 from tick 5, expiring at tick 7; ended by its finish at tick 6<"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := sound
+			c.QueueClaims = append([]Claim(nil), sound.QueueClaims...)
+			tc.weaken(&c)
+			doc := draw(t, c, tc.name)
+			for _, w := range tc.want {
+				assert.Check(t, strings.Contains(doc, w), "the picture of a run where %s does not say %q", tc.name, w)
+			}
+		})
+	}
+}
