@@ -66,3 +66,20 @@ func TestACaseRunsOnlyInAFreshFolder(t *testing.T) {
 	assert.NilError(t, err)
 	assert.Check(t, bytes.Equal(before, after), "a second run of finish-only changed the first run's queue")
 }
+
+// TestACaseWhoseWorkerAEndsUncleanFails: worker A answers every order and
+// then exits with status 1 (here closing its files failed): the case
+// fails and says so; it is not reported as a story that went to plan.
+func TestACaseWhoseWorkerAEndsUncleanFails(t *testing.T) {
+	unclean := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		if err := runOldWorker(ctx, args, link); err != nil {
+			return err
+		}
+		return errors.New("closing the destination failed")
+	}}
+	start := func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		return worker.StartInProcess(ctx, unclean, args...)
+	}
+	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", defaultUnits, start)
+	assert.Check(t, cmp.ErrorContains(err, "exited with status 1"), "a case whose worker A ended unclean")
+}

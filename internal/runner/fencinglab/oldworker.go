@@ -45,6 +45,10 @@ type news struct {
 // paused is the news A sends once it holds the job and has read it.
 const paused = "paused"
 
+// finished is what A waits for once it has finished: no order, only the
+// link closed. No order is named this.
+const finished = "the link closed, having finished"
+
 func runOldWorker(ctx context.Context, args []string, link *worker.Link) error {
 	if len(args) != 3 {
 		return fmt.Errorf("want arguments QUEUE DESTINATION CONTRACT, got %q", args)
@@ -76,7 +80,7 @@ func runOldWorker(ctx context.Context, args []string, link *worker.Link) error {
 type oldWorker struct {
 	queue       *sqlitedb.DB
 	destination *gate.Gate
-	next        string // the only order A accepts now; "" once it has finished
+	next        string // the only order A accepts now; finished once it has finished
 	lease       queue.Lease
 	job         queue.Job
 }
@@ -86,10 +90,7 @@ type oldWorker struct {
 // closes the link.
 func (a *oldWorker) obey(ctx context.Context, o order) (news, error) {
 	if o.Op != a.next {
-		if a.next == "" {
-			return news{}, fmt.Errorf("after finishing: want the link closed, got order %q", o.Op)
-		}
-		return news{}, fmt.Errorf("got order %q; want %q", o.Op, a.next)
+		return news{}, fmt.Errorf("got order %q; want %s", o.Op, a.next)
 	}
 	switch o.Op {
 	case "claim":
@@ -122,7 +123,7 @@ func (a *oldWorker) obey(ctx context.Context, o order) (news, error) {
 		if err != nil {
 			return news{}, err
 		}
-		a.next = ""
+		a.next = finished
 		return news{Result: result}, nil
 	}
 }
