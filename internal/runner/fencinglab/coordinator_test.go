@@ -12,7 +12,9 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
+	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/runner/worker"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // TestMain lets this test binary be worker A: a run starts the runner
@@ -82,4 +84,38 @@ func TestACaseWhoseWorkerAEndsUncleanFails(t *testing.T) {
 	}
 	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", defaultUnits, start)
 	assert.Check(t, cmp.ErrorContains(err, "exited with status 1"), "a case whose worker A ended unclean")
+}
+
+// TestACaseStopsAtWorkerAsFailedCall: when worker A fails its destination
+// call (here its disk failed), the case fails at that call: B, whose
+// call comes next in fence-old-first, never calls, and the destination
+// keeps nothing.
+func TestACaseStopsAtWorkerAsFailedCall(t *testing.T) {
+	failsItsCall := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		qdb, err := sqlitedb.Open(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		defer qdb.Close()
+		a := &oldWorker{queue: qdb, next: "claim"}
+		return worker.Serve(link, func(o order) (news, error) {
+			if o.Op == "call" {
+				return news{}, errors.New("worker A's disk failed")
+			}
+			return a.obey(ctx, o)
+		})
+	}}
+	start := func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		return worker.StartInProcess(ctx, failsItsCall, args...)
+	}
+	dir := t.TempDir()
+	_, err := RunCase(t.Context(), dir, "fence-old-first", defaultUnits, start)
+	assert.Check(t, cmp.ErrorContains(err, "gave no answer to call"), "a case whose worker A failed its call")
+
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "fence-old-first", destinationFile))
+	assert.NilError(t, err)
+	defer db.Close()
+	got, err := gate.Open(db, gate.Fence).State(t.Context())
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(got, gate.State{}), "worker A's call failed, yet the case went on to B's: the destination holds %+v", got)
 }
