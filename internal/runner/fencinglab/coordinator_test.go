@@ -40,7 +40,7 @@ func TestACaseThatFailsStopsWorkerA(t *testing.T) {
 		a = p
 		return p, err
 	}
-	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", defaultUnits, start)
+	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", int64(defaultUnits), start)
 	assert.Check(t, cmp.ErrorContains(err, `answered "asleep" to its claim`))
 	assert.Assert(t, a != nil, "the case never started worker A")
 	select {
@@ -56,13 +56,13 @@ func TestACaseThatFailsStopsWorkerA(t *testing.T) {
 // first run's files.
 func TestACaseRunsOnlyInAFreshFolder(t *testing.T) {
 	dir := t.TempDir()
-	_, err := RunCase(t.Context(), dir, "finish-only", defaultUnits, worker.StartInProcess)
+	_, err := RunCase(t.Context(), dir, "finish-only", int64(defaultUnits), worker.StartInProcess)
 	assert.NilError(t, err)
 	queuePath := filepath.Join(dir, "finish-only", queueFile)
 	before, err := os.ReadFile(queuePath)
 	assert.NilError(t, err)
 
-	_, err = RunCase(t.Context(), dir, "finish-only", defaultUnits, worker.StartInProcess)
+	_, err = RunCase(t.Context(), dir, "finish-only", int64(defaultUnits), worker.StartInProcess)
 	assert.Check(t, errors.Is(err, fs.ErrExist), "a second run of finish-only in the same folder: %v; want it refused because the case's folder exists", err)
 	after, err := os.ReadFile(queuePath)
 	assert.NilError(t, err)
@@ -82,7 +82,7 @@ func TestACaseWhoseWorkerAEndsUncleanFails(t *testing.T) {
 	start := func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
 		return worker.StartInProcess(ctx, unclean, args...)
 	}
-	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", defaultUnits, start)
+	_, err := RunCase(t.Context(), t.TempDir(), "fence-new-first", int64(defaultUnits), start)
 	assert.Check(t, cmp.ErrorContains(err, "exited with status 1"), "a case whose worker A ended unclean")
 }
 
@@ -109,7 +109,7 @@ func TestACaseStopsAtWorkerAsFailedCall(t *testing.T) {
 		return worker.StartInProcess(ctx, failsItsCall, args...)
 	}
 	dir := t.TempDir()
-	_, err := RunCase(t.Context(), dir, "fence-old-first", defaultUnits, start)
+	_, err := RunCase(t.Context(), dir, "fence-old-first", int64(defaultUnits), start)
 	assert.Check(t, cmp.ErrorContains(err, "gave no answer to call"), "a case whose worker A failed its call")
 
 	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "fence-old-first", destinationFile))

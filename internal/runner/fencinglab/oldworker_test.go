@@ -28,7 +28,7 @@ func files(t *testing.T) (queuePath, destPath string) {
 	assert.NilError(t, err)
 	defer q.Close()
 	assert.NilError(t, queue.CreateSchema(t.Context(), q))
-	assert.NilError(t, queue.Open(q, nil, leaseTicks).Add(t.Context(), jobID, operation, defaultUnits))
+	assert.NilError(t, queue.Open(q, nil, int64(leaseTicks)).Add(t.Context(), jobID, operation, int64(defaultUnits)))
 	d, err := sqlitedb.Open(t.Context(), destPath)
 	assert.NilError(t, err)
 	defer d.Close()
@@ -66,8 +66,8 @@ func TestWorkerAFailsOnWhatItCannotDo(t *testing.T) {
 	}
 	for name, orders := range map[string][]order{
 		"call before claim":     {{Op: "call"}},
-		"finish before call":    {{Op: "claim"}, {Op: "finish", Tick: tickFinish}},
-		"claim after finishing": {{Op: "claim"}, {Op: "call"}, {Op: "finish", Tick: tickFinish}, {Op: "claim"}},
+		"finish before call":    {{Op: "claim"}, {Op: "finish", Tick: int64(tickFinish)}},
+		"claim after finishing": {{Op: "claim"}, {Op: "call"}, {Op: "finish", Tick: int64(tickFinish)}, {Op: "claim"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			q, d := files(t)
@@ -89,7 +89,7 @@ func TestWorkerAFailsOnWhatItCannotDo(t *testing.T) {
 func TestWorkerAClosesItsFiles(t *testing.T) {
 	q, d := files(t)
 	a := startA(t, q, d, string(gate.Fence))
-	for _, o := range []order{{Op: "claim"}, {Op: "call"}, {Op: "finish", Tick: tickFinish}} {
+	for _, o := range []order{{Op: "claim"}, {Op: "call"}, {Op: "finish", Tick: int64(tickFinish)}} {
 		_, err := worker.Ask[news](a, o)
 		assert.NilError(t, err, "worker A's %s", o.Op)
 	}

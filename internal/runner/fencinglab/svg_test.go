@@ -20,7 +20,7 @@ import (
 // soundCase runs case name with worker A in-process.
 func soundCase(t *testing.T, name string) CaseReport {
 	t.Helper()
-	r, err := RunCase(t.Context(), t.TempDir(), name, defaultUnits, worker.StartInProcess)
+	r, err := RunCase(t.Context(), t.TempDir(), name, int64(defaultUnits), worker.StartInProcess)
 	assert.NilError(t, err)
 	return r
 }
@@ -30,7 +30,7 @@ func soundCase(t *testing.T, name string) CaseReport {
 func draw(t *testing.T, c CaseReport, name string) string {
 	t.Helper()
 	var b bytes.Buffer
-	assert.NilError(t, (&experiment{}).SVG(&b, Report{Command: "fencing", Units: defaultUnits, Cases: []CaseReport{c}}))
+	assert.NilError(t, (&experiment{}).SVG(&b, Report{Command: "fencing", Units: int64(defaultUnits), Cases: []CaseReport{c}}))
 	golden.Assert(t, b.String(), name+".svg")
 	return b.String()
 }
