@@ -44,7 +44,8 @@ type coordinator struct {
 // A started by start; warnings go to warn.
 func runCase(ctx context.Context, dir string, c fencingCase, units int64, start worker.Starter, warn io.Writer) (CaseReport, error) {
 	dir = filepath.Join(dir, c.name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	// The run's folder, private (os.MkdirTemp), already keeps others out.
+	if err := os.Mkdir(dir, os.ModePerm); err != nil {
 		return CaseReport{}, err
 	}
 	co := &coordinator{c: c, warn: warn, rep: CaseReport{
@@ -164,10 +165,10 @@ func (co *coordinator) run(ctx context.Context) error {
 
 	// A tries to finish with its old fence, then exits; then B finishes.
 	co.clk.Set(tickFinish)
-	if n, err = co.tellA(order{Op: "finish", Tick: tickFinish}); err != nil {
+	if n, err = co.tellA(order{Op: "finish", Tick: co.clk.Now()}); err != nil {
 		return err
 	}
-	co.rep.OldWorkerFinish = Finish{Tick: tickFinish, Fence: fenceA, Result: n.Result}
+	co.rep.OldWorkerFinish = Finish{Tick: co.clk.Now(), Fence: fenceA, Result: n.Result}
 	if co.rep.OldWorkerExit, err = co.a.Wait(); err != nil {
 		return fmt.Errorf("worker A: %w", err)
 	}
@@ -178,7 +179,7 @@ func (co *coordinator) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("worker B's finish: %w", err)
 	}
-	co.rep.NewWorkerFinish = Finish{Tick: tickFinish, Fence: lease.Fence, Result: result}
+	co.rep.NewWorkerFinish = Finish{Tick: co.clk.Now(), Fence: lease.Fence, Result: result}
 
 	j, err := co.watchQueue.Get(ctx, jobID)
 	if err != nil {
@@ -193,9 +194,9 @@ func (co *coordinator) run(ctx context.Context) error {
 func (co *coordinator) tellA(o order) (news, error) {
 	n, err := worker.Ask[news](co.a, o)
 	if err != nil {
-		// Silent or gone: either way it will not take another order.
-		co.a.Stop()
-		return news{}, fmt.Errorf("worker A (pid %d) gave no answer to %s, and was stopped: %w", co.a.Pid, o.Op, err)
+		// Silent or gone: either way it will not take another order, and
+		// runCase stops it on the way out.
+		return news{}, fmt.Errorf("worker A (pid %d) gave no answer to %s: %w", co.a.Pid, o.Op, err)
 	}
 	return n, nil
 }

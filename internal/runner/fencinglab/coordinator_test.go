@@ -4,15 +4,22 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
 	"github.com/fencelab/fencelab/internal/gate"
+	"github.com/fencelab/fencelab/internal/queue"
+	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -86,12 +93,10 @@ func TestACaseWhoseWorkerAEndsUncleanFails(t *testing.T) {
 	assert.Check(t, cmp.ErrorContains(err, "exited with status 1"), "a case whose worker A ended unclean")
 }
 
-// TestACaseStopsAtWorkerAsFailedCall: when worker A fails its destination
-// call (here its disk failed), the case fails at that call: B, whose
-// call comes next in fence-old-first, never calls, and the destination
-// keeps nothing.
-func TestACaseStopsAtWorkerAsFailedCall(t *testing.T) {
-	failsItsCall := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+// failsAt is worker A, run in-process, failing order op (its disk
+// failed) and obeying every other; it calls no destination.
+func failsAt(op string) worker.Starter {
+	role := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
 		qdb, err := sqlitedb.Open(ctx, args[0])
 		if err != nil {
 			return err
@@ -99,23 +104,108 @@ func TestACaseStopsAtWorkerAsFailedCall(t *testing.T) {
 		defer qdb.Close()
 		a := &oldWorker{queue: qdb, next: "claim"}
 		return worker.Serve(link, func(o order) (news, error) {
-			if o.Op == "call" {
+			if o.Op == op {
 				return news{}, errors.New("worker A's disk failed")
+			}
+			if o.Op == "call" { // obeyed without calling: A's call never arrives
+				a.next = "finish"
+				return news{Result: string(gate.Fenced)}, nil
 			}
 			return a.obey(ctx, o)
 		})
 	}}
-	start := func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
-		return worker.StartInProcess(ctx, failsItsCall, args...)
+	return func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		return worker.StartInProcess(ctx, role, args...)
 	}
-	dir := t.TempDir()
-	_, err := RunCase(t.Context(), dir, "fence-old-first", int64(defaultUnits), start)
-	assert.Check(t, cmp.ErrorContains(err, "gave no answer to call"), "a case whose worker A failed its call")
+}
 
-	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "fence-old-first", destinationFile))
-	assert.NilError(t, err)
-	defer db.Close()
-	got, err := gate.Open(db, gate.Fence).State(t.Context())
-	assert.NilError(t, err)
-	assert.Check(t, cmp.Equal(got, gate.State{}), "worker A's call failed, yet the case went on to B's: the destination holds %+v", got)
+// TestACaseStopsAtWorkerAsFailure: when worker A fails an order, the
+// case fails at that order and names it. A failed call in fence-old-first
+// comes before B's: B never calls, and the destination keeps nothing. A
+// failed finish comes before B's finish: B never finishes, and JOB-1 is
+// still B's, running.
+func TestACaseStopsAtWorkerAsFailure(t *testing.T) {
+	t.Run("call", func(t *testing.T) {
+		dir := t.TempDir()
+		_, err := RunCase(t.Context(), dir, "fence-old-first", int64(defaultUnits), failsAt("call"))
+		assert.Check(t, cmp.ErrorContains(err, "gave no answer to call"), "a case whose worker A failed its call")
+
+		db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "fence-old-first", destinationFile))
+		assert.NilError(t, err)
+		defer db.Close()
+		got, err := gate.Open(db, gate.Fence).State(t.Context())
+		assert.NilError(t, err)
+		assert.Check(t, cmp.Equal(got, gate.State{}), "worker A's call failed, yet the case went on to B's: the destination holds %+v", got)
+	})
+	t.Run("finish", func(t *testing.T) {
+		dir := t.TempDir()
+		_, err := RunCase(t.Context(), dir, "fence-new-first", int64(defaultUnits), failsAt("finish"))
+		assert.Check(t, cmp.ErrorContains(err, "gave no answer to finish"), "a case whose worker A failed its finish")
+
+		db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "fence-new-first", queueFile))
+		assert.NilError(t, err)
+		defer db.Close()
+		job, err := queue.Open(db, nil, int64(leaseTicks)).Get(t.Context(), jobID)
+		assert.NilError(t, err)
+		assert.Check(t, job.State == queue.Running && job.Worker == workerB,
+			"worker A's finish failed, yet the case went on to B's: JOB-1 is %s by %s", job.State, job.Worker)
+	})
+}
+
+// TestAnUnknownCaseIsMisuseWhateverElseIsGiven: --case must name one of
+// the seven cases, with --units given or not; a run of no case at all
+// would print a report of nothing.
+func TestAnUnknownCaseIsMisuseWhateverElseIsGiven(t *testing.T) {
+	for _, args := range [][]string{{"--case", "fence-twice"}, {"--case", "fence-twice", "--units", "3"}, {"--units", "3", "--case", "fence-twice"}} {
+		fs := flag.NewFlagSet(Fencing.Name, flag.ContinueOnError)
+		exp := Fencing.New(fs)
+		assert.NilError(t, fs.Parse(args))
+		assert.Check(t, cmp.ErrorContains(exp.Validate(), "fence-twice"), "fencelab fencing %s", strings.Join(args, " "))
+	}
+}
+
+// TestTheFirstCaseToFailStopsTheOthers: the cases of a run go at the same
+// time; when one fails, the run stops the others rather than waiting for
+// them, and fails with the first one's error. Here finish-only's worker
+// A fails its claim, and every other case's worker A that got started
+// waits, without answering, until its context ends: it must end because
+// the run stopped it, not because the test gave up.
+func TestTheFirstCaseToFailStopsTheOthers(t *testing.T) {
+	errNoClaim := errors.New("worker A's disk failed")
+	errTooLong := errors.New("the test gave up waiting for the run to stop its cases")
+	ctx, cancel := context.WithTimeoutCause(t.Context(), 20*time.Second, errTooLong)
+	defer cancel()
+	var mu sync.Mutex
+	var ends []error // why each waiting worker A stopped waiting
+	fails := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		return worker.Serve(link, func(o order) (news, error) { return news{}, errNoClaim })
+	}}
+	waits := worker.Role{Name: oldWorkerRole.Name, Run: func(ctx context.Context, args []string, link *worker.Link) error {
+		<-ctx.Done()
+		mu.Lock()
+		ends = append(ends, context.Cause(ctx))
+		mu.Unlock()
+		return ctx.Err()
+	}}
+
+	fs := flag.NewFlagSet(Fencing.Name, flag.ContinueOnError)
+	exp := Fencing.New(fs).(*experiment)
+	exp.start = func(ctx context.Context, _ worker.Role, args ...string) (*worker.Process, error) {
+		if strings.Contains(args[0], string(filepath.Separator)+"finish-only"+string(filepath.Separator)) {
+			return worker.StartInProcess(ctx, fails, args...)
+		}
+		return worker.StartInProcess(ctx, waits, args...)
+	}
+	_, err := exp.Run(ctx, cli.Env{Dir: t.TempDir(), Stderr: io.Discard})
+	assert.Check(t, cmp.ErrorContains(err, "case finish-only: "), "a run whose case finish-only failed")
+	for _, end := range ends {
+		assert.Check(t, !errors.Is(end, errTooLong), "a case went on waiting after finish-only failed: the run did not stop it")
+	}
+}
+
+// TestRunCaseRefusesACaseItDoesNotHave: RunCase names the seven cases;
+// any other name is an error the caller can tell apart.
+func TestRunCaseRefusesACaseItDoesNotHave(t *testing.T) {
+	_, err := RunCase(t.Context(), t.TempDir(), "fence-twice", int64(defaultUnits), worker.StartInProcess)
+	assert.Check(t, errors.Is(err, ErrUnknownCase), "RunCase of a case it does not have: %v", err)
 }

@@ -54,12 +54,16 @@ type experiment struct {
 	caseName string
 	units    int
 	fs       *flag.FlagSet
+	// start starts each case's worker A: worker.Start, a separate OS
+	// process. A test gives a starter of its own, to see what a run does
+	// when a case's worker A fails.
+	start worker.Starter
 }
 
 var _ cli.TextExperiment = (*experiment)(nil)
 
 func newExperiment(fs *flag.FlagSet) cli.Experiment {
-	e := &experiment{units: defaultUnits, fs: fs}
+	e := &experiment{units: defaultUnits, fs: fs, start: worker.Start}
 	fs.StringVar(&e.caseName, "case", "", "run only the case named `NAME` (default: all seven, in order)")
 	unitsFlag.Var(fs, &e.units, fmt.Sprintf("how many units OP-1 adds, `N` from %d to %d", unitsFlag.Min, unitsFlag.Max))
 	return e
@@ -68,7 +72,11 @@ func newExperiment(fs *flag.FlagSet) cli.Experiment {
 // Validate checks --case and --units before anything exists.
 func (e *experiment) Validate() error {
 	caseGiven := false
-	e.fs.Visit(func(f *flag.Flag) { caseGiven = caseGiven || f.Name == "case" })
+	e.fs.Visit(func(f *flag.Flag) {
+		if f.Name == "case" {
+			caseGiven = true
+		}
+	})
 	if caseGiven {
 		if err := cli.OneOf("case", e.caseName, CaseNames()); err != nil {
 			return err
@@ -99,7 +107,7 @@ func (e *experiment) Run(ctx context.Context, env cli.Env) (any, error) {
 	)
 	for i, c := range chosen {
 		wg.Go(func() {
-			r, err := runCase(ctx, env.Dir, c, int64(e.units), worker.Start, env.Stderr)
+			r, err := runCase(ctx, env.Dir, c, int64(e.units), e.start, env.Stderr)
 			if err != nil {
 				once.Do(func() {
 					first = fmt.Errorf("case %s: %w", c.name, err)

@@ -117,3 +117,27 @@ func openUnder(t *testing.T, dir string) []string {
 	}
 	return open
 }
+
+// TestWorkerAFailsWhenItsFinishCannotBeWritten: A's finish, when the
+// queue cannot write it (here a trigger refuses every update of a job),
+// ends A with the error; A never reports a finish it could not write as
+// an answer, not even as a refusal.
+func TestWorkerAFailsWhenItsFinishCannotBeWritten(t *testing.T) {
+	q, d := files(t)
+	a := startA(t, q, d, string(gate.Fence))
+	for _, o := range []order{{Op: "claim"}, {Op: "call"}} {
+		_, err := worker.Ask[news](a, o)
+		assert.NilError(t, err, "worker A's %s", o.Op)
+	}
+	db, err := sqlitedb.Open(t.Context(), q)
+	assert.NilError(t, err)
+	assert.NilError(t, db.Immediate(t.Context(), func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(t.Context(), `CREATE TRIGGER no_updates BEFORE UPDATE ON jobs BEGIN SELECT RAISE(FAIL, 'the disk is full'); END`)
+		return err
+	}))
+	assert.NilError(t, db.Close())
+
+	got, err := worker.Ask[news](a, order{Op: "finish", Tick: int64(tickFinish)})
+	assert.Check(t, err != nil, "worker A's finish could not be written, yet it answered %+v", got)
+	assert.Check(t, a.WaitClean() != nil, "worker A ended cleanly after a finish it could not write")
+}

@@ -70,3 +70,19 @@ func TestPictureOfAWeakenedQueue(t *testing.T) {
 		})
 	}
 }
+
+// TestADrawingOfSomethingElseIsAnError: asked to draw, as text or as a
+// picture, a result that is not a fencing report, the experiment says so
+// and writes nothing.
+func TestADrawingOfSomethingElseIsAnError(t *testing.T) {
+	e := &experiment{}
+	for name, draw := range map[string]func(*bytes.Buffer) error{
+		"text": func(b *bytes.Buffer) error { return e.Text(b, CaseReport{}) },
+		"svg":  func(b *bytes.Buffer) error { return e.SVG(b, CaseReport{}) },
+	} {
+		var b bytes.Buffer
+		err := draw(&b)
+		assert.Check(t, err != nil, "the %s drawing of a case report, not a run's report, said nothing", name)
+		assert.Check(t, b.Len() == 0, "the %s drawing of a result it cannot draw wrote %q", name, b.String())
+	}
+}
