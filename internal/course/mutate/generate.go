@@ -46,15 +46,15 @@ func generate(root string, tree Tree, pkg *packages.Package) ([]*Mutant, error) 
 	if !ok || !row.Mutated() {
 		return nil, fmt.Errorf("%w: %s is not a package the engine mutates", errLayers, rel)
 	}
-	if gone := row.missing(pkg.Types); len(gone) > 0 {
-		return nil, fmt.Errorf("%w names functions %s does not have: %s (renamed? say so in layers.go)", errLayers, rel, strings.Join(gone, ", "))
+	if gone := row.missing(pkg.Types, pkg.CompiledGoFiles); len(gone) > 0 {
+		return nil, fmt.Errorf("%w names functions or files %s does not have: %s (renamed? say so in layers.go)", errLayers, rel, strings.Join(gone, ", "))
 	}
 	g := &generator{pkg: pkg, rel: rel, row: row, tree: tree, root: root,
 		module: strings.TrimSuffix(pkg.PkgPath, "/"+rel)}
 	g.writers = writers(pkg)
 	for i, f := range pkg.Syntax {
 		name := pkg.CompiledGoFiles[i]
-		if strings.HasSuffix(name, "_test.go") {
+		if strings.HasSuffix(name, "_test.go") || row.FilesNotMutated[filepath.Base(name)] != "" {
 			continue
 		}
 		src, err := os.ReadFile(name)

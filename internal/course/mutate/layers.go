@@ -61,6 +61,10 @@ type Package struct {
 	// NotMutated, if set, says why a package with production code is not
 	// mutated.
 	NotMutated string
+	// FilesNotMutated maps a file of a mutated package (its base name:
+	// etcd.go) to why that file alone is not mutated: the part of a
+	// package that only another chapter's processes reach.
+	FilesNotMutated map[string]string
 	// TestsOnly, if set, says why only the test packages that import this
 	// runner package judge its mutants, and the chapters' scripts do not.
 	// It can only leave more mutants alive, never kill one: a survivor
@@ -326,8 +330,9 @@ func (t Tree) Uncovered(root string) ([]string, error) {
 }
 
 // missing returns the functions p declares (Decides, Exits, Clamps) that
-// pkg does not have: a function renamed or removed since.
-func (p Package) missing(pkg *types.Package) []string {
+// pkg does not have, and the files it does not mutate that pkg does not
+// have: a function or a file renamed or removed since.
+func (p Package) missing(pkg *types.Package, files []string) []string {
 	names := slices.Concat(p.Decides, p.Exits)
 	for name := range p.Clamps {
 		names = append(names, name)
@@ -335,6 +340,11 @@ func (p Package) missing(pkg *types.Package) []string {
 	var out []string
 	for _, name := range names {
 		if !hasFunc(pkg, name) {
+			out = append(out, name)
+		}
+	}
+	for name := range p.FilesNotMutated {
+		if !slices.ContainsFunc(files, func(f string) bool { return filepath.Base(f) == name }) {
 			out = append(out, name)
 		}
 	}

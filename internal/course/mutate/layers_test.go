@@ -46,7 +46,7 @@ func TestLayersNameWhatTheTreeHas(t *testing.T) {
 	for _, pkg := range pkgs {
 		rel := strings.TrimPrefix(pkg.PkgPath, fencelabModule+"/")
 		row, _ := Fencelab.Lookup(rel)
-		assert.Assert(t, is.Len(row.missing(pkg.Types), 0), "layers.go lists functions %s does not have (renamed?)", rel)
+		assert.Assert(t, is.Len(row.missing(pkg.Types, pkg.CompiledGoFiles), 0), "layers.go lists functions or files %s does not have (renamed?)", rel)
 	}
 }
 
@@ -89,7 +89,7 @@ func TestADeclarationThatNoLongerFitsIsRefused(t *testing.T) {
 	renamed := Tree{{Dir: "internal/ledger", Layer: Mechanism, Decides: []string{"May", "Ledger.Give"}}}
 	pkgs, _, err := load(t.Context(), fixture, []string{"internal/ledger"})
 	assert.NilError(t, err)
-	assert.DeepEqual(t, renamed[0].missing(pkgs[0].Types), []string{"Ledger.Give"})
+	assert.DeepEqual(t, renamed[0].missing(pkgs[0].Types, pkgs[0].CompiledGoFiles), []string{"Ledger.Give"})
 	root, err := filepath.Abs(fixture)
 	assert.NilError(t, err)
 	_, err = generate(root, renamed, pkgs[0])
@@ -143,4 +143,39 @@ func TestTheFrameIsJudgedByTestsAlone(t *testing.T) {
 	}
 	assert.Check(t, byTests >= 2, "the frame's own tests and internal/runner's judge it: %d judges", byTests)
 	assert.Check(t, byScripts > 0, "no chapter's scripts judge the claim experiment")
+}
+
+// TestAFileDeclaredNotMutatedGetsNoMutants: a file a row declares not
+// mutated yields no mutant, while the package's other files still do; a
+// row naming a file the package does not have is refused, as a renamed
+// function is.
+func TestAFileDeclaredNotMutatedGetsNoMutants(t *testing.T) {
+	t.Parallel()
+	const skipped = "testdata/mutate/internal/ledger/stamp.go"
+	inFile := func(ms []*Mutant, file string) int {
+		n := 0
+		for _, m := range ms {
+			if strings.HasSuffix(file, m.File) {
+				n++
+			}
+		}
+		return n
+	}
+	all := generateIn(t, fixture, "internal/ledger")
+	assert.Assert(t, inFile(all, skipped) > 0, "the fixture's stamp.go has no mutant to leave out")
+
+	tree := slices.Clone(fixtureTree)
+	tree[0].FilesNotMutated = map[string]string{"stamp.go": "reached only by another chapter"}
+	some := generateWith(t, fixture, "internal/ledger", tree)
+	assert.Equal(t, inFile(some, skipped), 0, "mutants of a file declared not mutated")
+	assert.Equal(t, len(some), len(all)-inFile(all, skipped), "the package's other files lost mutants")
+
+	tree[0].FilesNotMutated = map[string]string{"nosuch.go": "renamed since"}
+	pkgs, _, err := load(t.Context(), fixture, []string{"internal/ledger"})
+	assert.NilError(t, err)
+	root, err := filepath.Abs(fixture)
+	assert.NilError(t, err)
+	_, err = generate(root, tree, pkgs[0])
+	assert.ErrorIs(t, err, errLayers)
+	assert.ErrorContains(t, err, "nosuch.go")
 }
