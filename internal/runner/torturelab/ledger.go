@@ -45,9 +45,8 @@ func readLedger(ctx context.Context, db *sqlitedb.DB, ids []string, leaseMs int6
 			continue
 		}
 		open = append(open, id)
-		if row.State == mailbox.Claimed && row.Expires {
-			lastEnd = max(lastEnd, row.ExpiresAt)
-		}
+		// A NEW row, or a claim without a lease, reads an expiry of 0.
+		lastEnd = max(lastEnd, row.ExpiresAt)
 	}
 	if len(open) == 0 {
 		return l, nil

@@ -146,7 +146,12 @@ const failsAlways = mailbox.MaxRetries + 1
 // failures is how many attempts at message i fail before one succeeds:
 // 0 for most, failsAlways for a message that always fails.
 func failures(seed int64, i int) int {
-	switch u := mix(uint64(seed), uint64(i)) % 1000; {
+	return failuresAt(mix(uint64(seed), uint64(i)) % 1000)
+}
+
+// failuresAt is failures for a message whose number, per mille, is u.
+func failuresAt(u uint64) int {
+	switch {
 	case u < failAlwaysPerMille:
 		return failsAlways
 	case u < failAlwaysPerMille+failTwicePerMille:
@@ -200,6 +205,12 @@ func (s *steps) next(leaseMs int64) step {
 	// Always three draws, whatever they decide, so that the n-th claim's
 	// step does not depend on what the earlier ones were.
 	kind, length, renew := s.r.IntN(1000), s.r.Float64(), s.r.IntN(1000)
+	return stepFor(kind, length, renew, leaseMs)
+}
+
+// stepFor is the step the three draws decide: kind and renew per mille,
+// length in [0, 1).
+func stepFor(kind int, length float64, renew int, leaseMs int64) step {
 	var st step
 	switch {
 	case kind < pausePastPerMille:

@@ -12,7 +12,6 @@ package torturelab
 import (
 	"context"
 
-	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
 )
 
@@ -46,7 +45,7 @@ func (w *tortureWorker) poll(ctx context.Context) ([]candidate, error) {
 	if w.polls%rewindEvery == 0 {
 		w.from = 1
 	}
-	now := clock.Wall{}.Now()
+	now := w.clk.Now()
 	found, err := w.candidates(ctx, w.from, now)
 	if err == nil && len(found) == 0 && w.from > 1 {
 		w.from = 1

@@ -90,15 +90,14 @@ func readLog(path string) (audit.Log, error) {
 		return audit.Log{}, err
 	}
 	var l audit.Log
-	complete, rest := data, []byte(nil)
-	if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
-		complete, rest = data[:i+1], data[i+1:]
-	}
-	if len(rest) > 0 {
+	// Up to the last newline every line was written whole; after it is a
+	// line a kill cut short. A line longer than bufio's 64 KiB default is
+	// no record a worker writes, and is an error.
+	complete := data[:bytes.LastIndexByte(data, '\n')+1]
+	if len(complete) < len(data) {
 		l.Torn++
 	}
 	sc := bufio.NewScanner(bytes.NewReader(complete))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for n := 0; sc.Scan(); n++ {
 		if n == 0 {
 			if err := json.Unmarshal(sc.Bytes(), &l); err != nil {

@@ -77,23 +77,29 @@ func summarize(p runPlan, messages int, logs []audit.Log, l audit.Ledger, f audi
 		res.Records.Torn += log.Torn
 		res.Records.Lines += len(log.Records)
 		for _, rec := range log.Records {
-			switch {
-			case rec.Op == "claim" && rec.Result == audit.Claimed:
+			if rec.Op == "pause" {
+				if rec.PastLease {
+					res.Pauses.PastLease++
+				} else {
+					res.Pauses.WithinLease++
+				}
+				continue
+			}
+			// Each result word belongs to one kind of call: only a claim
+			// is claimed or renewed, only a complete completed.
+			switch rec.Result {
+			case audit.Claimed:
 				res.Claims++
 				if rec.Takeover {
 					res.Takeovers++
 				}
-			case rec.Op == "claim" && rec.Result == audit.Renewed:
+			case audit.Renewed:
 				res.Renewals++
-			case rec.Op == "complete" && rec.Result == audit.Completed:
+			case audit.Completed:
 				completed[rec.ID] = true
-			case rec.Op == "pause" && rec.PastLease:
-				res.Pauses.PastLease++
-			case rec.Op == "pause":
-				res.Pauses.WithinLease++
-			case rec.Result == audit.Failed:
+			case audit.Failed:
 				res.Records.Errors++
-			case rec.Result == audit.Refused:
+			case audit.Refused:
 				res.Refused.count(mailbox.Reason(rec.Reason))
 			}
 		}

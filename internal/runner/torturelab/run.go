@@ -48,15 +48,28 @@ func stallLimit(leaseMs int64) time.Duration {
 // messages, and audits it. A violation is returned as a *cli.Finding,
 // beside the result.
 func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, error) {
-	began := time.Now()
-	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
-	c := &coordinator{
+	return newCoordinator(p, env.Dir, worker.Start).run(ctx, messages)
+}
+
+// newCoordinator returns the coordinator of the run planned by p in the
+// folder dir, whose workers start will start.
+func newCoordinator(p runPlan, dir string, start worker.Starter) *coordinator {
+	return &coordinator{
 		plan:    p,
-		ledger:  filepath.Join(env.Dir, ledgerFile),
-		records: filepath.Join(env.Dir, recordsDir),
+		ledger:  filepath.Join(dir, ledgerFile),
+		records: filepath.Join(dir, recordsDir),
+		startAs: start,
+		stall:   stallLimit(p.LeaseMs),
 		killed:  map[*worker.Process]bool{},
 		exits:   make(chan exited, p.processes+len(p.Kills)),
 	}
+}
+
+// run is the whole run, from the empty folder to the audit.
+func (c *coordinator) run(ctx context.Context, messages int) (*result, error) {
+	p := c.plan
+	began := time.Now()
+	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
 	if err := os.Mkdir(c.records, 0o755); err != nil {
 		return nil, err
 	}
@@ -122,6 +135,8 @@ func fill(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) 
 type coordinator struct {
 	plan            runPlan
 	ledger, records string
+	startAs         worker.Starter // how its workers start: processes, but a test's may not be
+	stall           time.Duration  // how long drive waits for a message to end (stallLimit)
 	db              *sqlitedb.DB
 	crew            *worker.Crew
 	owners          []string                 // the owner name of each slot's current process
@@ -152,7 +167,7 @@ func (c *coordinator) start(ctx context.Context) error {
 		c.owners = append(c.owners, c.plan.Owners[slot])
 		args[slot] = c.args(slot, 1, c.owners[slot])
 	}
-	crew, err := worker.StartCrew(ctx, worker.Start, workerRole, args)
+	crew, err := worker.StartCrew(ctx, c.startAs, workerRole, args)
 	if err != nil {
 		return err
 	}
@@ -180,7 +195,7 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 	next := 0           // the next kill of the plan
 	var armed time.Time // when that kill comes; zero until it is armed
 	best, lastGain := -1, time.Now()
-	limit := stallLimit(c.plan.LeaseMs)
+	limit := c.stall
 	for n := 0; ; n++ {
 		select {
 		case <-ctx.Done():
@@ -235,10 +250,10 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 }
 
 // kill kills the process the plan names with kill -9 and starts its
-// replacement under the name the plan gives it.
+// replacement under the name the plan gives it: Replace kills the process
+// in that place first.
 func (c *coordinator) kill(k plannedKill) error {
 	c.killed[c.crew.Member(k.slot)] = true
-	c.crew.Kill(k.slot)
 	c.kills++
 	c.killedAt = append(c.killedAt, killMark{atMs: clock.Wall{}.Now(), slot: k.slot, worker: k.Worker, restartAs: k.RestartAs})
 	c.owners[k.slot] = k.RestartAs

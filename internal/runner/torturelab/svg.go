@@ -135,7 +135,7 @@ func summaryPanel(st story, plan runPlan, processes int, seed int64) timeline.Pa
 		v := st.findings.Violations[0]
 		at := violationAt(st, v) - st.beganMs
 		p.Rules = append(p.Rules, timeline.Rule{At: timeline.At(min(max(at, 0), width*bins)),
-			Label: "first violation: " + strings.SplitN(v.String(), ":", 2)[0] + messageSuffix(v.ID),
+			Label: "first violation: " + kindWords(v) + messageSuffix(v.ID),
 			Title: v.String()})
 	}
 	return p
@@ -151,7 +151,7 @@ func slotNames(plan runPlan, processes int) [][]string {
 		names[slot] = []string{plan.Owners[slot]}
 	}
 	for _, k := range plan.Kills {
-		if k.slot < len(names) && !slices.Contains(names[k.slot], k.RestartAs) {
+		if !slices.Contains(names[k.slot], k.RestartAs) {
 			names[k.slot] = append(names[k.slot], k.RestartAs)
 		}
 	}
@@ -263,6 +263,13 @@ func repeatedTokenAt(st story, id string) int64 {
 		seen[c.token] = true
 	}
 	return st.endedMs
+}
+
+// kindWords is the kind of v in words, as the audit says it: the part of
+// its sentence before the first colon.
+func kindWords(v audit.Violation) string {
+	kind, _, _ := strings.Cut(v.String(), ":")
+	return kind
 }
 
 // messageSuffix names a violation's message, if it has one.

@@ -67,6 +67,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	defer rec.close()
 	w := &tortureWorker{
 		db:      db,
+		clk:     clock.Wall{},
 		box:     mailbox.Open(db, clock.Wall{}, a.LeaseMs),
 		owner:   a.Owner,
 		seed:    a.Seed,
@@ -82,7 +83,10 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 
 // tortureWorker is one worker process's state.
 type tortureWorker struct {
-	db    *sqlitedb.DB
+	db *sqlitedb.DB
+	// clk is the clock of its polls and records: the wall clock, as the
+	// mailbox's leases are measured on (a test may give it another).
+	clk   clock.Clock
 	box   *mailbox.Mailbox
 	owner string
 	seed  int64
@@ -236,6 +240,6 @@ func (w *tortureWorker) answer(rec audit.Record, out cli.Outcome, err error) err
 
 // note stamps rec with the time and writes it to the record file.
 func (w *tortureWorker) note(rec audit.Record) error {
-	rec.At = clock.Wall{}.Now()
+	rec.At = w.clk.Now()
 	return w.rec.write(rec)
 }
