@@ -1,8 +1,11 @@
 package torturelab
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -35,6 +38,7 @@ func TestARecordFileReadsAsTheWorkerWroteIt(t *testing.T) {
 	}{
 		{"whole", header + `{"op":"claim","id":"msg-1","token":1,"result":"claimed","at":5}` + "\n", 1, 0},
 		{"last-line-cut", header + `{"op":"claim","id":"msg-1","token":1,"result":"claimed","at":5}` + "\n" + `{"op":"comp`, 1, 1},
+		{"last-line-cut-after-one-byte", header + `{"op":"claim","id":"msg-1","token":1,"result":"claimed","at":5}` + "\n" + `{`, 1, 1},
 		{"only-the-header", header, 0, 0},
 		{"header-cut", `{"owner":"wor`, 0, 1},
 		{"empty", "", 0, 0},
@@ -63,6 +67,7 @@ func TestAGarbledRecordIsAnErrorNamingItsLine(t *testing.T) {
 	}{
 		{"first-line", "not a log\n", "00-1.jsonl: first line"},
 		{"third-line", header + `{"op":"claim","at":1}` + "\n" + "not a record\n", "00-1.jsonl: line 3"},
+		{"longer-than-any-record", header + `{"op":"claim","error":"` + strings.Repeat("x", 70_000) + `"}` + "\n", "00-1.jsonl: bufio.Scanner: token too long"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -89,6 +94,92 @@ func TestAWorkerWithoutItsPlanDoesNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			assert.ErrorContains(t, runWorker(t.Context(), tc.args, nil), tc.mention)
+		})
+	}
+}
+
+// TestARecordFileIsCreatedOnceAndWrittenALineAtATime: a worker's record
+// file starts with who writes it; each record is one more line; a file
+// already there is never taken over (a second process with the same
+// file name would mix two workers' records).
+func TestARecordFileIsCreatedOnceAndWrittenALineAtATime(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), recordFile(2, 3))
+	head := audit.Log{Owner: "worker-c3", Pid: 7, Slot: 2, Start: 3}
+	rec, err := createRecorder(path, head)
+	assert.NilError(t, err)
+	want := audit.Record{Op: "claim", ID: "msg-4", Token: 9, Result: audit.Claimed, At: 11}
+	assert.NilError(t, rec.write(want))
+	assert.NilError(t, rec.close())
+
+	l, err := readLog(path)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.DeepEqual(l, audit.Log{Owner: "worker-c3", Pid: 7, Slot: 2, Start: 3, Records: []audit.Record{want}}))
+
+	_, err = createRecorder(path, audit.Log{Owner: "worker-x"})
+	assert.Check(t, errors.Is(err, fs.ErrExist), "a second recorder on one file: %v", err)
+	again, err := readLog(path)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.DeepEqual(again, l), "the file after a second recorder was refused")
+}
+
+// TestARecordThatCannotBeWrittenIsAnError: a record the worker cannot
+// write is an error, never a silent loss, and so is closing the file
+// twice.
+func TestARecordThatCannotBeWrittenIsAnError(t *testing.T) {
+	t.Parallel()
+	rec, err := createRecorder(filepath.Join(t.TempDir(), recordFile(0, 1)), audit.Log{Owner: "worker-a"})
+	assert.NilError(t, err)
+	assert.NilError(t, rec.close())
+
+	assert.ErrorContains(t, rec.write(audit.Record{Op: "claim"}), "record:")
+	assert.Check(t, errors.Is(rec.close(), os.ErrClosed), "closing a record file twice")
+}
+
+// TestTheLogsAreReadInSlotThenStartOrder: readLogs reads every record
+// file of the folder, ordered by slot and then by start, and nothing
+// else in it.
+func TestTheLogsAreReadInSlotThenStartOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, l := range []audit.Log{{Owner: "worker-b", Slot: 1, Start: 1}, {Owner: "worker-a2", Slot: 0, Start: 2}, {Owner: "worker-a", Slot: 0, Start: 1}} {
+		rec, err := createRecorder(filepath.Join(dir, recordFile(l.Slot, l.Start)), l)
+		assert.NilError(t, err)
+		assert.NilError(t, rec.close())
+	}
+	assert.NilError(t, os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not a record\n"), 0o644))
+
+	logs, err := readLogs(dir)
+
+	assert.NilError(t, err)
+	var owners []string
+	for _, l := range logs {
+		owners = append(owners, l.Owner)
+	}
+	assert.Check(t, cmp.DeepEqual(owners, []string{"worker-a", "worker-a2", "worker-b"}))
+}
+
+// TestALogThatCannotBeReadFailsTheAudit: one record file that cannot be
+// read, or is not what a worker wrote, fails the reading of them all:
+// the audit would judge without it.
+func TestALogThatCannotBeReadFailsTheAudit(t *testing.T) {
+	t.Parallel()
+	for name, make := range map[string]func(path string) error{
+		"not-a-file": func(path string) error { return os.Mkdir(path, 0o755) },
+		"garbled":    func(path string) error { return os.WriteFile(path, []byte("not a log\n"), 0o644) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			good, err := createRecorder(filepath.Join(dir, recordFile(0, 1)), audit.Log{Owner: "worker-a"})
+			assert.NilError(t, err)
+			assert.NilError(t, good.close())
+			assert.NilError(t, make(filepath.Join(dir, recordFile(1, 1))))
+
+			logs, err := readLogs(dir)
+
+			assert.ErrorContains(t, err, recordFile(1, 1))
+			assert.Check(t, cmp.Len(logs, 0))
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -156,4 +157,104 @@ func TestEtcdTortureSummaryMarksMemberKillsAndTheStaleWrite(t *testing.T) {
 	var b bytes.Buffer
 	assert.NilError(t, timeline.WriteSVG(&b, f))
 	wellFormed(t, b.String())
+}
+
+// TestTheSummarysAxisHasSixtyWholeColumns: the axis runs from the run's
+// start in sixty columns of whole milliseconds, just long enough for the
+// run (a run shorter than a millisecond still gets one per column).
+func TestTheSummarysAxisHasSixtyWholeColumns(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ lengthMs, width int64 }{{600, 10}, {601, 11}, {660, 11}, {1, 1}, {0, 1}, {59, 1}, {61, 2}} {
+		st := story{beganMs: began, endedMs: began + tc.lengthMs}
+		p := summaryPanel(st, runPlan{Owners: []string{"worker-a"}}, 1, 7)
+		assert.Check(t, cmp.Equal(p.Axis.From, int64(0)), "a run of %d ms: the axis's start", tc.lengthMs)
+		assert.Check(t, cmp.Equal(p.Axis.To, 60*tc.width), "a run of %d ms: the axis's end, sixty columns of %d ms", tc.lengthMs, tc.width)
+		assert.Check(t, cmp.Contains(p.About, fmt.Sprintf("Each column counts %d ms.", tc.width)), "a run of %d ms", tc.lengthMs)
+	}
+}
+
+// TestMarksOutsideTheRunStandAtItsEdges: a kill recorded a little before
+// the run's first instant (the clocks of two processes) stands at 0, one
+// after its last at its end; so does a violation's line, which may stand
+// anywhere on the axis.
+func TestMarksOutsideTheRunStandAtItsEdges(t *testing.T) {
+	t.Parallel()
+	findings := audit.Findings{DoubleCompletions: 1, Violations: []audit.Violation{{Kind: audit.DoubleCompletion, ID: "msg-1", Detail: "twice"}}}
+	for _, tc := range []struct {
+		name             string
+		killAt, complete int64
+		wantKill, wantAt int64
+	}{
+		{"before", -5, -3, 0, 0},
+		{"inside", 5, 7, 5, 7},
+		{"after", 650, 700, 601, 660},
+	} {
+		st := story{beganMs: began, endedMs: began + 601, findings: findings,
+			kills: []killMark{{atMs: began + tc.killAt, slot: 1, worker: "worker-b", restartAs: "worker-b2"}},
+			logs: []audit.Log{{Owner: "worker-a", Records: []audit.Record{
+				{Op: "complete", ID: "msg-1", Result: audit.Completed, At: began + tc.complete}}}}}
+		p := summaryPanel(st, runPlan{Owners: []string{"worker-a", "worker-b"}}, 2, 7)
+		assert.Assert(t, cmp.Len(p.Events, 1), tc.name)
+		assert.Check(t, cmp.Equal(p.Events[0].At, timeline.At(tc.wantKill)), "%s: the kill's mark", tc.name)
+		assert.Check(t, cmp.Equal(p.Events[0].Lane, "slot-1"), "%s: the kill's lane", tc.name)
+		assert.Assert(t, cmp.Len(p.Rules, 1), tc.name)
+		assert.Check(t, cmp.Equal(p.Rules[0].At, timeline.At(tc.wantAt)), "%s: the violation's line", tc.name)
+		assert.Check(t, cmp.Equal(p.Rules[0].Label, "first violation: double completion (msg-1)"), tc.name)
+	}
+}
+
+// TestAMemberKillOutsideTheRunStandsAtItsEdges: in an etcd run's picture
+// a member killed before the run's first instant stands at 0, one killed
+// after the axis ends at its end.
+func TestAMemberKillOutsideTheRunStandsAtItsEdges(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ at, want int64 }{{-5, 0}, {5, 5}, {700, 660}} {
+		res := &etcdResult{Processes: 1, Audit: audit.Findings{IntegrityCheck: "ok"},
+			Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}
+		res.story = story{beganMs: began, endedMs: began + 601, members: []killMark{{atMs: began + tc.at, worker: "member-1"}}}
+		p := etcdFigure(res).Panels[0]
+		assert.Assert(t, cmp.Len(p.Events, 1))
+		assert.Check(t, cmp.Equal(p.Events[0].At, timeline.At(tc.want)), "a member killed %d ms into the run", tc.at)
+	}
+}
+
+// TestAnEtcdSummaryCountsNoStaleWritesWhenNoneWereCounted: a store audit
+// that did not count stale writes reads 0 of them, not a blank.
+func TestAnEtcdSummaryCountsNoStaleWritesWhenNoneWereCounted(t *testing.T) {
+	t.Parallel()
+	res := &etcdResult{Processes: 1, Audit: audit.Findings{IntegrityCheck: "ok"}, Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}
+	p := etcdFigure(res).Panels[0]
+	assert.Check(t, cmp.Contains(p.Notes[0], "stale writes accepted 0 ·"))
+}
+
+// TestASlotsLaneNamesEachOfItsProcessesOnce: a slot's lane is named after
+// its first process and notes every other name its replacements took,
+// once each, in order; a slot never killed has no note.
+func TestASlotsLaneNamesEachOfItsProcessesOnce(t *testing.T) {
+	t.Parallel()
+	plan := runPlan{Owners: []string{"worker-a", "worker-b", "worker-c"}, Kills: []plannedKill{
+		{RestartAs: "worker-a", slot: 0}, {RestartAs: "worker-c2", slot: 2}, {RestartAs: "worker-c2", slot: 2}, {RestartAs: "worker-c4", slot: 2}}}
+	p := summaryPanel(story{beganMs: began, endedMs: began + 10}, plan, 3, 7)
+	var got [][2]string
+	for _, l := range p.Lanes {
+		got = append(got, [2]string{l.Label, l.Note})
+	}
+	assert.Check(t, cmp.DeepEqual(got, [][2]string{{"worker-a", ""}, {"worker-b", ""}, {"worker-c", "then worker-c2, worker-c4"}}))
+}
+
+// TestTheSummaryDrawsOnlyTortureResults: the picture of a mailbox run and
+// of an etcd run is a whole SVG document; anything else is an error.
+func TestTheSummaryDrawsOnlyTortureResults(t *testing.T) {
+	t.Parallel()
+	var f flags
+	for _, drawn := range []any{madeUpRun(audit.Findings{IntegrityCheck: "ok"}),
+		&etcdResult{Processes: 1, Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}} {
+		var b bytes.Buffer
+		assert.NilError(t, f.SVG(&b, drawn))
+		assert.Check(t, cmp.Contains(b.String(), "<svg"), "the picture of a %T", drawn)
+		wellFormed(t, b.String())
+	}
+	var b bytes.Buffer
+	assert.ErrorContains(t, f.SVG(&b, "a run"), "torture: cannot draw a string")
+	assert.Check(t, cmp.Equal(b.Len(), 0), "what a refused drawing wrote")
 }
