@@ -77,7 +77,11 @@ func (f *flags) Validate() error {
 		}
 	}
 	given := false
-	f.fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == seedFlag.Name })
+	f.fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == seedFlag.Name {
+			given = true
+		}
+	})
 	if !given {
 		f.seed = rand.IntN(math.MaxInt)
 	}

@@ -78,6 +78,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		stop:    link.PeerClosed(),
 		from:    1,
 	}
+	w.pause = w.wait
 	return w.run(ctx)
 }
 
@@ -98,8 +99,11 @@ type tortureWorker struct {
 	pick    *rand.Rand
 	rec     *recorder
 	stop    <-chan struct{} // closed when the parent is done with this worker
-	from    int64           // where the next poll starts (poll.go)
-	polls   int
+	// pause waits out a planned pause: w.wait, unless a test that is
+	// about what happens meanwhile gives another.
+	pause func(ctx context.Context, d time.Duration)
+	from  int64 // where the next poll starts (poll.go)
+	polls int
 }
 
 // run works until the parent is done with the worker. Only a record that
@@ -169,7 +173,7 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 		}
 		// A parent that is done wakes a paused worker: it finishes its
 		// message at once instead of sleeping out the pause.
-		w.wait(ctx, time.Duration(st.PauseMs)*time.Millisecond)
+		w.pause(ctx, time.Duration(st.PauseMs)*time.Millisecond)
 	}
 	if st.Renew {
 		// Claiming again: inside the lease, a renewal that keeps the

@@ -1,0 +1,65 @@
+package torturelab
+
+import (
+	"flag"
+	"io"
+	"strconv"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+)
+
+// parsed returns the torture command's flags after parsing args and
+// validating them.
+func parsed(t *testing.T, args ...string) (*flags, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("torture", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := newFlags(fs)
+	assert.NilError(t, fs.Parse(args))
+	return f, f.Validate()
+}
+
+// TestTortureDefaultsAreTheContracts: without flags a run has the
+// defaults internal/runner/CONTRACT.md gives: 8 processes, 2000
+// messages, 20 kills, leases of 40 ms, the mailbox's own lock.
+func TestTortureDefaultsAreTheContracts(t *testing.T) {
+	t.Parallel()
+	f, err := parsed(t)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(f.processes, 8))
+	assert.Check(t, cmp.Equal(f.messages, 2000))
+	assert.Check(t, cmp.Equal(f.kills, 20))
+	assert.Check(t, cmp.Equal(f.leaseMs, 40))
+	assert.Check(t, cmp.Equal(f.lock, lockMailbox))
+}
+
+// TestASeedGivenIsKeptAndNoneIsDrawn: --seed fixes the plan, 0 included;
+// without it every run draws its own seed, whatever other flags say.
+func TestASeedGivenIsKeptAndNoneIsDrawn(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []string{"0", "9", "11706"} {
+		f, err := parsed(t, "--seed", seed, "--kills", "3")
+		assert.NilError(t, err)
+		assert.Check(t, cmp.Equal(strconv.Itoa(f.seed), seed), "the seed of a run given --seed %s", seed)
+	}
+	seen := map[int]bool{}
+	for range 5 {
+		f, err := parsed(t, "--kills", "3")
+		assert.NilError(t, err)
+		seen[f.seed] = true
+	}
+	assert.Check(t, len(seen) > 1, "five runs without --seed drew %v", seen)
+}
+
+// TestAnUnknownLockIsMisuse: --lock takes mailbox or etcd, nothing else.
+func TestAnUnknownLockIsMisuse(t *testing.T) {
+	t.Parallel()
+	_, err := parsed(t, "--lock", "zookeeper")
+	assert.ErrorContains(t, err, "zookeeper")
+	for _, lock := range []string{lockMailbox, lockEtcd} {
+		_, err := parsed(t, "--lock", lock)
+		assert.Check(t, err, "--lock %s", lock)
+	}
+}

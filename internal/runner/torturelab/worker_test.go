@@ -1,0 +1,393 @@
+package torturelab
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/clock"
+	"github.com/fencelab/fencelab/internal/mailbox"
+	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
+)
+
+// workLeaseMs is the lease of the workers below, on a logical clock.
+const workLeaseMs = 100
+
+// stepsWhose returns steps whose first step satisfies want: the first of
+// the pause streams, seed by seed, that draws such a step.
+func stepsWhose(t *testing.T, want func(step) bool) *steps {
+	t.Helper()
+	for seed := range uint64(100_000) {
+		if want((&steps{r: rand.New(rand.NewPCG(seed, streamPause))}).next(workLeaseMs)) {
+			return &steps{r: rand.New(rand.NewPCG(seed, streamPause))}
+		}
+	}
+	t.Fatal("no seed draws such a step")
+	return nil
+}
+
+// A first step of each kind.
+var (
+	noPause     = func(s step) bool { return s.PauseMs == 0 }
+	renewWithin = func(s step) bool { return !s.PastLease && s.PauseMs > 0 && s.Renew }
+	renewPast   = func(s step) bool { return s.PastLease && s.Renew }
+	pastNoRenew = func(s step) bool { return s.PastLease && !s.Renew }
+)
+
+// seedFailing returns a seed under which msg-1 fails n times (failsAlways
+// for every time).
+func seedFailing(t *testing.T, n int) int64 {
+	t.Helper()
+	for seed := range int64(100_000) {
+		if failures(seed, 1) == n {
+			return seed
+		}
+	}
+	t.Fatalf("no seed makes msg-1 fail %d times", n)
+	return 0
+}
+
+// workbench is one worker and a ledger of msg-1 and msg-2 on a logical
+// clock at 1000, and the records the worker wrote.
+type workbench struct {
+	w    *tortureWorker
+	db   *sqlitedb.DB
+	at   *clock.Logical
+	path string
+}
+
+func newWorkbench(t *testing.T, seed int64, st *steps) *workbench {
+	t.Helper()
+	dir := t.TempDir()
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, ledgerFile))
+	assert.NilError(t, err)
+	t.Cleanup(func() { db.Close() })
+	assert.NilError(t, mailbox.CreateSchema(t.Context(), db))
+	at := &clock.Logical{}
+	at.Set(1000)
+	box := mailbox.Open(db, at, workLeaseMs)
+	for _, id := range []string{"msg-1", "msg-2"} {
+		assert.NilError(t, box.Add(t.Context(), id, "work"))
+	}
+	path := filepath.Join(dir, recordFile(0, 1))
+	rec, err := createRecorder(path, audit.Log{Owner: "worker-a"})
+	assert.NilError(t, err)
+	t.Cleanup(func() { rec.close() })
+	w := &tortureWorker{db: db, clk: at, box: box, owner: "worker-a", seed: seed, leaseMs: workLeaseMs,
+		steps: st, rec: rec, from: 1}
+	w.pause = func(context.Context, time.Duration) { t.Fatal("a pause the step did not plan") }
+	return &workbench{w: w, db: db, at: at, path: path}
+}
+
+// records returns what the worker has written so far, without the
+// times.
+func (b *workbench) records(t *testing.T) []audit.Record {
+	t.Helper()
+	l, err := readLog(b.path)
+	assert.NilError(t, err)
+	for i := range l.Records {
+		l.Records[i].At = 0
+	}
+	return l.Records
+}
+
+// row reads msg-1's row.
+func (b *workbench) row(t *testing.T) mailbox.Message {
+	t.Helper()
+	m, err := mailbox.Open(b.db, b.at, workLeaseMs).Get(t.Context(), "msg-1")
+	assert.NilError(t, err)
+	return m
+}
+
+var newMsg1 = candidate{rowid: 1, id: "msg-1", state: mailbox.New}
+
+// TestAWorkerClaimsAndCompletes: a message the plan does not fail is
+// claimed and completed with the claim's token, and both answers are
+// recorded as they came.
+func TestAWorkerClaimsAndCompletes(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, noPause))
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	assert.Check(t, cmp.DeepEqual(b.records(t), []audit.Record{
+		{Op: "claim", ID: "msg-1", Token: 1, ExpiresAt: 1000 + workLeaseMs, Result: audit.Claimed},
+		{Op: "complete", ID: "msg-1", Token: 1, Result: audit.Completed},
+	}))
+	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Done))
+	l, err := readLog(b.path)
+	assert.NilError(t, err)
+	for _, rec := range l.Records {
+		assert.Check(t, cmp.Equal(rec.At, int64(1000)), "the time of the %s record, on the worker's clock", rec.Op)
+	}
+}
+
+// TestAFailingAttemptIsDeadLettered: an attempt the plan fails is
+// dead-lettered with the claim's token: the first of a message that
+// fails once goes back to NEW, one that always fails ends DEAD after its
+// retries.
+func TestAFailingAttemptIsDeadLettered(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 1), stepsWhose(t, noPause))
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	assert.Check(t, cmp.DeepEqual(b.records(t), []audit.Record{
+		{Op: "claim", ID: "msg-1", Token: 1, ExpiresAt: 1000 + workLeaseMs, Result: audit.Claimed},
+		{Op: "dead-letter", ID: "msg-1", Token: 1, Result: audit.Retried},
+	}))
+	row := b.row(t)
+	assert.Check(t, cmp.Equal(row.State, mailbox.New))
+	assert.Check(t, cmp.Equal(row.RetryCount, 1))
+
+	// The second attempt, read under its own generation, succeeds.
+	b.w.steps = stepsWhose(t, noPause)
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Done), "the second attempt at a message that fails once")
+}
+
+// TestAMessageThatAlwaysFailsEndsDead: every attempt at a message the
+// plan always fails is dead-lettered, the last one into DEAD.
+func TestAMessageThatAlwaysFailsEndsDead(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, failsAlways), nil)
+	for range mailbox.MaxRetries + 1 {
+		b.w.steps = stepsWhose(t, noPause)
+		assert.NilError(t, b.w.work(t.Context(), newMsg1))
+	}
+	recs := b.records(t)
+	assert.Check(t, cmp.Equal(recs[len(recs)-1].Result, audit.DeadLettered))
+	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Dead))
+}
+
+// TestARefusedClaimEndsTheWork: a claim another worker's lease refuses
+// is recorded with its reason and holder, and nothing else is tried.
+func TestARefusedClaimEndsTheWork(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, noPause))
+	_, err := mailbox.Open(b.db, b.at, workLeaseMs).Claim(t.Context(), "msg-1", "worker-b")
+	assert.NilError(t, err)
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	assert.Check(t, cmp.DeepEqual(b.records(t), []audit.Record{
+		{Op: "claim", ID: "msg-1", Result: audit.Refused, Reason: string(mailbox.LeaseHeld), Holder: "worker-b"},
+	}))
+	assert.Check(t, cmp.Equal(b.row(t).Owner, "worker-b"))
+}
+
+// TestATakeoverIsRecordedAsOne: a claim won over a message polled as
+// CLAIMED (its lease passed) is recorded as a takeover; one won over a
+// NEW message is not.
+func TestATakeoverIsRecordedAsOne(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, noPause))
+	_, err := mailbox.Open(b.db, b.at, workLeaseMs).Claim(t.Context(), "msg-1", "worker-b")
+	assert.NilError(t, err)
+	b.at.Set(1000 + workLeaseMs)
+
+	assert.NilError(t, b.w.work(t.Context(), candidate{rowid: 1, id: "msg-1", state: mailbox.Claimed}))
+
+	recs := b.records(t)
+	assert.Assert(t, len(recs) > 0)
+	assert.Check(t, recs[0].Takeover, "a claim over a lease that passed: %+v", recs[0])
+	assert.Check(t, cmp.Equal(recs[0].Token, int64(2)))
+}
+
+// TestAPauseWithinTheLeaseRenewsTheSameToken: a worker that pauses within
+// its lease and claims again renews it, keeps its token, and completes
+// with it; the pause is recorded before it is taken.
+func TestAPauseWithinTheLeaseRenewsTheSameToken(t *testing.T) {
+	t.Parallel()
+	st := stepsWhose(t, renewWithin)
+	b := newWorkbench(t, seedFailing(t, 0), st)
+	var paused time.Duration
+	b.w.pause = func(_ context.Context, d time.Duration) {
+		paused = d
+		b.at.Set(b.at.Now() + d.Milliseconds())
+	}
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 4), "records: %+v", recs)
+	assert.Check(t, cmp.Equal(recs[1].Op, "pause"))
+	assert.Check(t, cmp.Equal(time.Duration(recs[1].PauseMs)*time.Millisecond, paused), "the pause recorded and the pause taken")
+	assert.Check(t, !recs[1].PastLease)
+	assert.Check(t, cmp.Equal(recs[2].Result, audit.Renewed), "the claim after a pause within the lease: %+v", recs[2])
+	assert.Check(t, cmp.Equal(recs[3].Token, int64(1)), "the token the complete presents")
+	assert.Check(t, cmp.Equal(recs[3].Result, audit.Completed))
+}
+
+// TestAPauseWithoutARenewalGoesStraightOn: a pause the plan does not renew
+// after is followed by the complete, with the first claim's token.
+func TestAPauseWithoutARenewalGoesStraightOn(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, pastNoRenew))
+	b.w.pause = func(context.Context, time.Duration) {}
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 3), "records: %+v", recs)
+	assert.Check(t, recs[1].PastLease, "the pause past the lease: %+v", recs[1])
+	assert.Check(t, cmp.Equal(recs[2].Op, "complete"))
+	assert.Check(t, cmp.Equal(recs[2].Token, int64(1)))
+}
+
+// TestAfterATakeoverOfItsOwnTheWorkerReadsTheMessageAgain: during a pause
+// past its lease another worker takes the message and fails it once; the
+// paused worker's claim again is then a new generation, and it decides
+// from the retry count it reads under that generation, not the one it
+// read before: a message that fails once is completed now.
+func TestAfterATakeoverOfItsOwnTheWorkerReadsTheMessageAgain(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 1), stepsWhose(t, renewPast))
+	other := mailbox.Open(b.db, b.at, workLeaseMs)
+	b.w.pause = func(_ context.Context, d time.Duration) {
+		b.at.Set(b.at.Now() + d.Milliseconds())
+		c, err := other.Claim(t.Context(), "msg-1", "worker-b")
+		assert.NilError(t, err)
+		_, err = other.DeadLetter(t.Context(), "msg-1", c.Token)
+		assert.NilError(t, err)
+	}
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 4), "records: %+v", recs)
+	assert.Check(t, cmp.Equal(recs[2].Result, audit.Claimed), "the claim after the pause: %+v", recs[2])
+	assert.Check(t, cmp.Equal(recs[2].Token, int64(3)), "the new generation's token")
+	assert.Check(t, cmp.Equal(recs[3].Op, "complete"), "what the worker did with a message that had failed once already: %+v", recs[3])
+	assert.Check(t, cmp.Equal(recs[3].Token, int64(3)))
+	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Done))
+}
+
+// TestAClaimAgainThatIsRefusedEndsTheWork: a worker whose message was
+// taken during its pause, and is still held, is refused when it claims
+// again, and completes nothing.
+func TestAClaimAgainThatIsRefusedEndsTheWork(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, renewPast))
+	b.w.pause = func(_ context.Context, d time.Duration) {
+		b.at.Set(b.at.Now() + d.Milliseconds())
+		_, err := mailbox.Open(b.db, b.at, workLeaseMs).Claim(t.Context(), "msg-1", "worker-b")
+		assert.NilError(t, err)
+	}
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 3), "records: %+v", recs)
+	assert.Check(t, cmp.Equal(recs[2].Result, audit.Refused))
+	assert.Check(t, cmp.Equal(recs[2].Holder, "worker-b"))
+	assert.Check(t, cmp.Equal(b.row(t).Owner, "worker-b"))
+}
+
+// TestAWorkerStopsWhenItsParentIsDone: a worker whose parent is done
+// returns at once, without error, before polling.
+func TestAWorkerStopsWhenItsParentIsDone(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	done := make(chan struct{})
+	close(done)
+	b.w.stop = done
+
+	assert.NilError(t, b.w.run(t.Context()))
+	assert.Check(t, cmp.Equal(b.w.polls, 0))
+}
+
+// TestAnInterruptedWorkerStops: an interrupt stops the worker with its
+// error, even while its polls fail.
+func TestAnInterruptedWorkerStops(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+
+	assert.ErrorIs(t, b.w.run(ctx), context.Canceled)
+}
+
+// TestAFailedPollIsRecordedAndTheWorkerGoesOn: a poll that fails is a
+// record, and the worker waits and polls again, as a real one would.
+func TestAFailedPollIsRecordedAndTheWorkerGoesOn(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	assert.NilError(t, b.db.Immediate(t.Context(), func(tx *sqlitedb.Tx) error {
+		_, err := tx.Exec(t.Context(), "DROP TABLE messages")
+		return err
+	}))
+	stop := make(chan struct{})
+	b.w.stop = stop
+	ran := make(chan error, 1)
+	go func() { ran <- b.w.run(t.Context()) }()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for len(b.records(t)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	assert.NilError(t, <-ran)
+
+	recs := b.records(t)
+	assert.Assert(t, len(recs) >= 2, "records of failed polls: %+v", recs)
+	assert.Check(t, cmp.Equal(recs[0].Op, "poll"))
+	assert.Check(t, cmp.Equal(recs[0].Result, audit.Failed))
+	assert.Check(t, cmp.Contains(recs[0].Error, "no such table"))
+}
+
+// cancelling is a clock that cancels a context when it is read: a poll
+// that reads it runs its query after the interrupt.
+type cancelling struct {
+	clock.Logical
+	cancel context.CancelFunc
+}
+
+func (c *cancelling) Now() int64 {
+	c.cancel()
+	return c.Logical.Now()
+}
+
+// TestAPollCutShortByAnInterruptIsNoFailure: a poll that fails because the
+// run was interrupted stops the worker with the interrupt, and is not
+// recorded as a failed call.
+func TestAPollCutShortByAnInterruptIsNoFailure(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	b.w.clk = &cancelling{cancel: cancel}
+
+	assert.ErrorIs(t, b.w.run(ctx), context.Canceled)
+	assert.Check(t, cmp.Len(b.records(t), 0), "records of an interrupted poll")
+}
+
+// TestAWorkerThatCannotOpenItsFilesFails: a torture worker whose ledger
+// cannot be opened, or whose record file is already there (another
+// process's), stops at once with an error and writes nothing.
+func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	taken := filepath.Join(dir, recordFile(0, 1))
+	assert.NilError(t, os.WriteFile(taken, []byte("someone else's\n"), 0o644))
+	for name, a := range map[string]workerArgs{
+		"ledger-is-a-folder": {Ledger: dir, Records: filepath.Join(dir, recordFile(1, 1)), Owner: "worker-b", LeaseMs: 40},
+		"records-taken":      {Ledger: filepath.Join(dir, ledgerFile), Records: taken, Owner: "worker-a", LeaseMs: 40},
+	} {
+		err := runWorker(t.Context(), a.encode(), nil)
+		assert.Check(t, err != nil, "%s: the worker ran", name)
+	}
+	got, err := os.ReadFile(taken)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(string(got), "someone else's\n"), "the other process's records")
+	_, err = os.Stat(filepath.Join(dir, recordFile(1, 1)))
+	assert.Check(t, errors.Is(err, fs.ErrNotExist), "records of a worker without a ledger: %v", err)
+}
