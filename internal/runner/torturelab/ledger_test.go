@@ -19,17 +19,26 @@ import (
 // on the wall clock, and msg-2 NEW.
 func heldLedger(t *testing.T, leaseMs int64) (*sqlitedb.DB, mailbox.Claim) {
 	t.Helper()
-	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "ledger.db"))
-	assert.NilError(t, err)
-	t.Cleanup(func() { db.Close() })
-	assert.NilError(t, mailbox.CreateSchema(t.Context(), db))
-	box := mailbox.Open(db, clock.Wall{}, leaseMs)
-	for _, id := range []string{"msg-1", "msg-2"} {
-		assert.NilError(t, box.Add(t.Context(), id, "work"))
-	}
+	db, box := newLedger(t, filepath.Join(t.TempDir(), ledgerFile), clock.Wall{}, leaseMs, "msg-1", "msg-2")
 	held, err := box.Claim(t.Context(), "msg-1", "worker-a")
 	assert.NilError(t, err)
 	return db, held
+}
+
+// newLedger makes a ledger at path with the mailbox's table and the
+// messages ids in it, on a mailbox of clk with leases of leaseMs; the
+// test closes it when it ends.
+func newLedger(t *testing.T, path string, clk clock.Clock, leaseMs int64, ids ...string) (*sqlitedb.DB, *mailbox.Mailbox) {
+	t.Helper()
+	db, err := sqlitedb.Open(t.Context(), path)
+	assert.NilError(t, err)
+	t.Cleanup(func() { db.Close() })
+	assert.NilError(t, mailbox.CreateSchema(t.Context(), db))
+	box := mailbox.Open(db, clk, leaseMs)
+	for _, id := range ids {
+		assert.NilError(t, box.Add(t.Context(), id, "work"))
+	}
+	return db, box
 }
 
 // TestTheAuditClaimsOnlyOnceTheRunsLeasesHaveEnded: a message still
@@ -85,15 +94,8 @@ func TestAnInterruptedAuditStops(t *testing.T) {
 // worker-b for heldMs, msg-4 is NEW.
 func endedLedger(t *testing.T, leaseMs, heldMs int64) (*sqlitedb.DB, mailbox.Claim) {
 	t.Helper()
-	db, err := sqlitedb.Open(t.Context(), filepath.Join(t.TempDir(), "ledger.db"))
-	assert.NilError(t, err)
-	t.Cleanup(func() { db.Close() })
 	ctx := t.Context()
-	assert.NilError(t, mailbox.CreateSchema(ctx, db))
-	box := mailbox.Open(db, clock.Wall{}, leaseMs)
-	for _, id := range []string{"msg-1", "msg-2", "msg-3", "msg-4"} {
-		assert.NilError(t, box.Add(ctx, id, "work"))
-	}
+	db, box := newLedger(t, filepath.Join(t.TempDir(), ledgerFile), clock.Wall{}, leaseMs, "msg-1", "msg-2", "msg-3", "msg-4")
 	done, err := box.Claim(ctx, "msg-1", "worker-a")
 	assert.NilError(t, err)
 	assert.NilError(t, box.Complete(ctx, "msg-1", "worker-a", done.Token))

@@ -20,20 +20,17 @@ import (
 func pollLedger(t *testing.T) *sqlitedb.DB {
 	t.Helper()
 	ctx := t.Context()
-	db, err := sqlitedb.Open(ctx, filepath.Join(t.TempDir(), "ledger.db"))
-	assert.NilError(t, err)
-	t.Cleanup(func() { db.Close() })
-	assert.NilError(t, mailbox.CreateSchema(ctx, db))
-	box := mailbox.Open(db, clock.Wall{}, 60_000)
-	for i := 1; i <= 12; i++ {
-		assert.NilError(t, box.Add(ctx, messageID(i), "work"))
+	ids := make([]string, 12)
+	for i := range ids {
+		ids[i] = messageID(i + 1)
 	}
+	db, box := newLedger(t, filepath.Join(t.TempDir(), ledgerFile), clock.Wall{}, 60_000, ids...)
 	// A claim made at instant 1000 of the wall clock's milliseconds: its
 	// 10 ms lease passed in 1970.
 	long := &clock.Logical{}
 	long.Set(1000)
 	old := mailbox.Open(db, long, 10)
-	_, err = old.Claim(ctx, "msg-2", "worker-a")
+	_, err := old.Claim(ctx, "msg-2", "worker-a")
 	assert.NilError(t, err)
 	_, err = box.Claim(ctx, "msg-3", "worker-b")
 	assert.NilError(t, err)
@@ -105,14 +102,32 @@ func TestAPollPastTheLastMessageStartsAgainFromTheFirst(t *testing.T) {
 	assert.Check(t, cmp.Equal(w.from, int64(1)), "where the next poll starts")
 }
 
-// TestEveryFewPollsAWorkerStartsAgainFromTheFirstRow: the rewindEvery-th
-// poll of a worker, and only that one, starts from the first row though
-// there is more to claim where the worker stands.
+// TestAPollFromTheSecondRowStillFindsTheFirst: a worker standing on the
+// second row, with nothing claimable from there on, finds the first row's
+// message at once.
+func TestAPollFromTheSecondRowStillFindsTheFirst(t *testing.T) {
+	t.Parallel()
+	db, box := newLedger(t, filepath.Join(t.TempDir(), ledgerFile), clock.Wall{}, 60_000, "msg-1", "msg-2")
+	_, err := box.Claim(t.Context(), "msg-2", "worker-b")
+	assert.NilError(t, err)
+	w := &tortureWorker{db: db, clk: clock.Wall{}, from: 2}
+
+	found, err := w.poll(t.Context())
+
+	assert.NilError(t, err)
+	assert.Check(t, cmp.DeepEqual(ids(found), []string{"msg-1"}), "a poll from row 2, msg-2 held")
+	assert.Check(t, cmp.Equal(w.from, int64(1)), "where the next poll starts")
+}
+
+// TestEveryFewPollsAWorkerStartsAgainFromTheFirstRow: every 16th poll of
+// a worker, and only that one, starts from the first row though there is
+// more to claim where the worker stands.
 func TestEveryFewPollsAWorkerStartsAgainFromTheFirstRow(t *testing.T) {
 	t.Parallel()
 	w := &tortureWorker{db: pollLedger(t), clk: clock.Wall{}, from: 11}
 	var firsts []string
-	for range 2 * rewindEvery {
+	const every = 16
+	for range 2 * every {
 		w.from = 11
 		found, err := w.poll(t.Context())
 		assert.NilError(t, err)
@@ -120,7 +135,7 @@ func TestEveryFewPollsAWorkerStartsAgainFromTheFirstRow(t *testing.T) {
 	}
 	for i, first := range firsts {
 		want := "msg-12"
-		if (i+1)%rewindEvery == 0 {
+		if (i+1)%every == 0 {
 			want = "msg-1"
 		}
 		assert.Check(t, cmp.Equal(first, want), "the first message of poll %d, from row 11", i+1)

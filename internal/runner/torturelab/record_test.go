@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,4 +183,37 @@ func TestALogThatCannotBeReadFailsTheAudit(t *testing.T) {
 			assert.Check(t, cmp.Len(logs, 0))
 		})
 	}
+}
+
+// umask reads this process's file mode creation mask.
+func umask(t *testing.T) os.FileMode {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status to read the umask from")
+	}
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+			m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
+			assert.NilError(t, err)
+			return os.FileMode(m)
+		}
+	}
+	t.Skip("no umask in /proc/self/status")
+	return 0
+}
+
+// TestRecordsAreReadableAndNotExecutable: a record file is made rw-r--r--
+// (less what the umask takes), like any data file: anyone who may look at
+// the run folder can read what the workers were told, no one can run it.
+func TestRecordsAreReadableAndNotExecutable(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), recordFile(0, 1))
+	rec, err := createRecorder(path, audit.Log{Owner: "worker-a"})
+	assert.NilError(t, err)
+	assert.NilError(t, rec.close())
+
+	info, err := os.Stat(path)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(info.Mode().Perm(), 0o644&^umask(t)), "a record file's mode")
 }

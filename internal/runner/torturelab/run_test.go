@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,7 +198,7 @@ func TestAKillWaitsItsDelayOnceArmed(t *testing.T) {
 	assert.Check(t, waited >= 300*time.Millisecond, "the kill came %v after it was armed; the plan says 300 ms", waited)
 }
 
-// TestAKillOfEveryPlannedKillComesInOrder: kills armed together come one
+// TestEveryKillArmedComesInOrder: kills armed together come one
 // after another, in the plan's order, each on its own slot.
 func TestEveryKillArmedComesInOrder(t *testing.T) {
 	t.Parallel()
@@ -354,8 +355,9 @@ func TestAWholeRunInProcessAuditsClean(t *testing.T) {
 	t.Parallel()
 	const messages = 60
 	plan := newPlan(9, 3, messages, 2, 40)
+	dir := t.TempDir()
 
-	res, err := newCoordinator(plan, t.TempDir(), worker.StartInProcess).run(t.Context(), messages)
+	res, err := newCoordinator(plan, dir, worker.StartInProcess).run(t.Context(), messages)
 
 	assert.NilError(t, err)
 	assert.Check(t, cmp.Equal(res.Ended, "every message DONE or DEAD"))
@@ -368,6 +370,34 @@ func TestAWholeRunInProcessAuditsClean(t *testing.T) {
 	assert.Check(t, res.Killed <= 2, "kills: %d", res.Killed)
 	assert.Check(t, res.story.endedMs >= res.story.beganMs, "the picture's span")
 	assert.Check(t, cmp.Len(res.story.kills, res.Killed))
+	// SQLite removes the write-ahead log when the last connection to the
+	// ledger closes: the run and every worker closed theirs.
+	for _, left := range []string{ledgerFile + "-wal", ledgerFile + "-shm"} {
+		_, err := os.Stat(filepath.Join(dir, left))
+		assert.Check(t, errors.Is(err, fs.ErrNotExist), "%s after the run: the ledger was left open (%v)", left, err)
+	}
+	info, err := os.Stat(filepath.Join(dir, recordsDir))
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(info.Mode().Perm(), 0o755&^umask(t)), "the records folder's mode")
+}
+
+// TestARunWhoseLedgerCannotBeFilledFails: a ledger that cannot take the
+// run's messages (here one already holds msg-1) fails the run with the
+// message it could not add, before any worker starts.
+func TestARunWhoseLedgerCannotBeFilledFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	newLedger(t, filepath.Join(dir, ledgerFile), clock.Wall{}, 40, "msg-2")
+	started := 0
+	start := func(context.Context, worker.Role, ...string) (*worker.Process, error) {
+		started++
+		return nil, errors.New("no worker may start")
+	}
+
+	_, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, start).run(t.Context(), 3)
+
+	assert.Check(t, cmp.ErrorContains(err, "add msg-2"))
+	assert.Check(t, cmp.Equal(started, 0), "workers started")
 }
 
 // TestARunThatCannotStartFails: each step before the workers run fails

@@ -258,3 +258,143 @@ func TestTheSummaryDrawsOnlyTortureResults(t *testing.T) {
 	assert.ErrorContains(t, f.SVG(&b, "a run"), "torture: cannot draw a string")
 	assert.Check(t, cmp.Equal(b.Len(), 0), "what a refused drawing wrote")
 }
+
+// TestEachClaimIsCountedInTheColumnOfItsInstant: a claim that began a
+// generation counts in the column its instant falls in (a column of 10 ms
+// holds instants 0 to 9 of it), a claim before the run in the first
+// column and one after it in the last; a takeover counts in both series;
+// a renewal, a refusal, a failed claim and a complete count in neither,
+// and a record of a slot the run did not have is left out.
+func TestEachClaimIsCountedInTheColumnOfItsInstant(t *testing.T) {
+	t.Parallel()
+	claim := func(at int64, result string, takeover bool) audit.Record {
+		return audit.Record{Op: "claim", ID: "msg-1", Token: 1, Result: result, Takeover: takeover, At: began + at}
+	}
+	st := story{beganMs: began, endedMs: began + 600, logs: []audit.Log{
+		{Owner: "worker-a", Slot: 0, Records: []audit.Record{
+			claim(0, audit.Claimed, false), claim(9, audit.Claimed, true), claim(10, audit.Claimed, false),
+			claim(-15, audit.Claimed, false), claim(599, audit.Claimed, true), claim(700, audit.Claimed, false),
+			claim(30, audit.Renewed, false), claim(30, audit.Refused, true), claim(30, audit.Failed, false),
+			{Op: "complete", ID: "msg-1", Token: 1, Result: audit.Completed, At: began + 30},
+			{Op: "dead-letter", ID: "msg-1", Token: 1, Result: audit.Claimed, At: began + 30},
+		}},
+		{Owner: "worker-b", Slot: 1, Records: []audit.Record{claim(25, audit.Claimed, true)}},
+		{Owner: "worker-x", Slot: 2, Records: []audit.Record{claim(40, audit.Claimed, false)}},
+		{Owner: "worker-y", Slot: -1, Records: []audit.Record{claim(40, audit.Claimed, false)}},
+	}}
+	type column struct {
+		Lane          string
+		From, To      int64
+		Series, Count int
+		Title         string
+	}
+	var got []column
+	for _, ty := range tallies(st, 2, 10) {
+		got = append(got, column{ty.Lane, ty.From.At, ty.To.At, ty.Series, ty.Count, ty.Title})
+	}
+	want := []column{
+		{"slot-0", 0, 10, seriesClaims, 3, "3 claims from 0 to 10 ms"},
+		{"slot-0", 0, 10, seriesTakeovers, 1, "1 takeovers from 0 to 10 ms"},
+		{"slot-0", 10, 20, seriesClaims, 1, "1 claims from 10 to 20 ms"},
+		{"slot-0", 590, 600, seriesClaims, 2, "2 claims from 590 to 600 ms"},
+		{"slot-0", 590, 600, seriesTakeovers, 1, "1 takeovers from 590 to 600 ms"},
+		{"slot-1", 20, 30, seriesClaims, 1, "1 claims from 20 to 30 ms"},
+		{"slot-1", 20, 30, seriesTakeovers, 1, "1 takeovers from 20 to 30 ms"},
+	}
+	assert.Check(t, cmp.DeepEqual(got, want),
+		"each claim must count once, in the column of its instant, on its own slot")
+}
+
+// TestAViolationsLineStandsWhereItsRecordsPlaceIt: the line of a stale
+// write stands at the last write of that message the store accepted; the
+// line of a double or stale complete, a terminal state left or a retry
+// budget broken at the last accepted complete, dead-letter or retry of
+// it; a repeated token where a claim of that message first won a token
+// won before. Records of other messages and refused calls do not move
+// it, nor a word of one call recorded for another, nor the order of the
+// files. What only the ledger at the end shows (lost, stuck, unfinished, a
+// damaged file), and a violation no record places, stands at the end.
+func TestAViolationsLineStandsWhereItsRecordsPlaceIt(t *testing.T) {
+	t.Parallel()
+	rec := func(op, id, result string, token, at int64) audit.Record {
+		return audit.Record{Op: op, ID: id, Result: result, Token: token, At: at}
+	}
+	st := story{beganMs: 0, endedMs: 1000, logs: []audit.Log{
+		{Owner: "worker-a", Records: []audit.Record{
+			rec("claim", "msg-1", audit.Claimed, 1, 0),
+			rec("write", "msg-1", "accepted", 1, 0),
+			rec("write", "msg-1", "accepted", 1, 300),
+			rec("write", "msg-1", audit.Refused, 1, 350),
+			rec("write", "msg-2", "accepted", 1, 360),
+			rec("write", "msg-5", "accepted", 1, 0),
+			rec("complete", "msg-1", audit.Completed, 1, 400),
+			rec("complete", "msg-1", "accepted", 1, 900),
+			rec("dead-letter", "msg-6", audit.DeadLettered, 1, 50),
+			rec("complete", "msg-1", audit.Refused, 1, 450),
+			rec("claim", "msg-2", audit.Claimed, 2, 500),
+		}},
+		{Owner: "worker-b", Records: []audit.Record{
+			rec("claim", "msg-1", audit.Claimed, 2, 200),
+			rec("complete", "msg-1", audit.Completed, 3, 420),
+			rec("dead-letter", "msg-3", audit.Retried, 3, 0),
+			rec("dead-letter", "msg-4", audit.Retried, 4, 10),
+			rec("dead-letter", "msg-4", audit.DeadLettered, 4, 610),
+			rec("complete", "msg-4", audit.Completed, 4, 620),
+			rec("write", "msg-4", "accepted", 4, 630),
+			rec("complete", "msg-4", audit.Refused, 4, 640),
+			rec("write", "msg-1", "accepted", 2, 250),
+			rec("dead-letter", "msg-4", audit.Retried, 4, 15),
+		}},
+	}}
+	for _, tc := range []struct {
+		kind audit.Kind
+		id   string
+		want int64
+	}{
+		{audit.StaleWrite, "msg-1", 300},
+		{audit.StaleWrite, "msg-3", 1000},
+		{audit.StaleWrite, "msg-5", 0},
+		{audit.TerminalLeft, "msg-6", 50},
+		{audit.DoubleCompletion, "msg-1", 420},
+		{audit.StaleComplete, "msg-1", 420},
+		{audit.TerminalLeft, "msg-4", 620},
+		{audit.RetryBudget, "msg-4", 620},
+		{audit.RetryBudget, "msg-3", 0},
+		{audit.DoubleCompletion, "msg-5", 1000},
+		{audit.TokenNotIncreasing, "msg-1", 1000},
+		{audit.TokenNotIncreasing, "msg-2", 500},
+		{audit.Lost, "msg-1", 1000},
+		{audit.Stuck, "msg-1", 1000},
+		{audit.Unfinished, "msg-1", 1000},
+		{audit.Integrity, "", 1000},
+	} {
+		got := violationAt(st, audit.Violation{Kind: tc.kind, ID: tc.id})
+		assert.Check(t, cmp.Equal(got, tc.want), "the line of %s on %s", tc.kind, tc.id)
+	}
+}
+
+// TestARepeatedTokenIsFoundInTimeOrder: the claims of every process are
+// put in the order of their instants before a token counts as won twice,
+// so the later winner of a token is the one marked, whichever file it is
+// in; a repeat by another message does not mark this one; a message whose
+// tokens never repeat stands at the end.
+func TestARepeatedTokenIsFoundInTimeOrder(t *testing.T) {
+	t.Parallel()
+	claim := func(id string, token, at int64) audit.Record {
+		return audit.Record{Op: "claim", ID: id, Result: audit.Claimed, Token: token, At: at}
+	}
+	st := story{beganMs: 0, endedMs: 1000, logs: []audit.Log{
+		{Owner: "worker-b", Records: []audit.Record{claim("msg-1", 7, 500), claim("msg-2", 3, 100)}},
+		{Owner: "worker-a", Records: []audit.Record{
+			claim("msg-1", 7, 200),
+			claim("msg-2", 7, 300),
+			{Op: "claim", ID: "msg-3", Result: audit.Refused, Token: 3, At: 400},
+			{Op: "complete", ID: "msg-3", Result: audit.Completed, Token: 3, At: 410},
+			{Op: "write", ID: "msg-3", Result: audit.Claimed, Token: 9, At: 415},
+			claim("msg-3", 9, 420),
+		}},
+	}}
+	assert.Check(t, cmp.Equal(repeatedTokenAt(st, "msg-2"), int64(300)), "msg-2 won token 7 at 300 ms, after msg-1 had won it at 200 ms")
+	assert.Check(t, cmp.Equal(repeatedTokenAt(st, "msg-1"), int64(500)), "msg-1 won token 7 again at 500 ms, in the file read first")
+	assert.Check(t, cmp.Equal(repeatedTokenAt(st, "msg-3"), int64(1000)), "msg-3 won only token 9: a refused claim, a complete and a write win nothing")
+}

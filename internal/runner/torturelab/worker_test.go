@@ -68,16 +68,9 @@ type workbench struct {
 func newWorkbench(t *testing.T, seed int64, st *steps) *workbench {
 	t.Helper()
 	dir := t.TempDir()
-	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, ledgerFile))
-	assert.NilError(t, err)
-	t.Cleanup(func() { db.Close() })
-	assert.NilError(t, mailbox.CreateSchema(t.Context(), db))
 	at := &clock.Logical{}
 	at.Set(1000)
-	box := mailbox.Open(db, at, workLeaseMs)
-	for _, id := range []string{"msg-1", "msg-2"} {
-		assert.NilError(t, box.Add(t.Context(), id, "work"))
-	}
+	db, box := newLedger(t, filepath.Join(dir, ledgerFile), at, workLeaseMs, "msg-1", "msg-2")
 	path := filepath.Join(dir, recordFile(0, 1))
 	rec, err := createRecorder(path, audit.Log{Owner: "worker-a"})
 	assert.NilError(t, err)
@@ -390,4 +383,119 @@ func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
 	assert.Check(t, cmp.Equal(string(got), "someone else's\n"), "the other process's records")
 	_, err = os.Stat(filepath.Join(dir, recordFile(1, 1)))
 	assert.Check(t, errors.Is(err, fs.ErrNotExist), "records of a worker without a ledger: %v", err)
+}
+
+// breakingRecords is the worker's clock, which closes its record file at
+// its n-th reading. The worker reads its clock once for each record, just
+// before writing it, so the n-th record is the first that cannot be
+// written.
+type breakingRecords struct {
+	*clock.Logical
+	n   int
+	rec *recorder
+}
+
+func (c *breakingRecords) Now() int64 {
+	if c.n--; c.n == 0 {
+		c.rec.close()
+	}
+	return c.Logical.Now()
+}
+
+// TestAWorkerGoesNoFurtherThanItsLastRecord: a worker that cannot record
+// an answer stops there with an error: it neither pauses after a claim it
+// could not record, nor completes a message whose claim or claim again it
+// could not record. What the ledger holds is then what the records say,
+// and one call more at most.
+func TestAWorkerGoesNoFurtherThanItsLastRecord(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		first      func(step) bool
+		breakAt    int
+		wantPaused bool
+	}{
+		{"the claim", noPause, 1, false},
+		{"the pause", renewWithin, 2, false},
+		{"the claim again", renewWithin, 3, true},
+	} {
+		b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, tc.first))
+		b.w.clk = &breakingRecords{Logical: b.at, n: tc.breakAt, rec: b.w.rec}
+		paused := false
+		b.w.pause = func(context.Context, time.Duration) { paused = true }
+
+		err := b.w.work(t.Context(), newMsg1)
+
+		assert.Check(t, cmp.ErrorContains(err, "record:"), "%s could not be recorded", tc.name)
+		assert.Check(t, cmp.Equal(paused, tc.wantPaused), "%s could not be recorded: paused", tc.name)
+		assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Claimed), "%s could not be recorded: msg-1's state", tc.name)
+	}
+}
+
+// TestAWorkerWhoseRecordsFailStopsRunning: a worker stops running, with
+// an error, at the first record it cannot write: one of a failed poll, or
+// of a claim.
+func TestAWorkerWhoseRecordsFailStopsRunning(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"a failed poll", "a claim"} {
+		b := newWorkbench(t, 0, stepsWhose(t, noPause))
+		b.w.pick = rand.New(rand.NewPCG(1, 2))
+		if name == "a failed poll" {
+			assert.NilError(t, b.db.Immediate(t.Context(), func(tx *sqlitedb.Tx) error {
+				_, err := tx.Exec(t.Context(), "DROP TABLE messages")
+				return err
+			}))
+		}
+		assert.NilError(t, b.w.rec.close())
+		// A worker that went on would idle until its parent is done.
+		stop := make(chan struct{})
+		b.w.stop = stop
+		timer := time.AfterFunc(time.Second, func() { close(stop) })
+
+		err := b.w.run(t.Context())
+
+		timer.Stop()
+		assert.Check(t, cmp.ErrorContains(err, "record:"), "a worker that could not record %s", name)
+	}
+}
+
+// TestAnIdleWorkerWaitsBetweenPolls: a worker that finds nothing to claim
+// waits its idle time before it polls again, instead of spinning on the
+// ledger: in 100 ms at 20 ms a wait, a handful of polls.
+func TestAnIdleWorkerWaitsBetweenPolls(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	b.w.leaseMs = 80
+	other := mailbox.Open(b.db, b.at, workLeaseMs)
+	for _, id := range []string{"msg-1", "msg-2"} {
+		_, err := other.Claim(t.Context(), id, "worker-b")
+		assert.NilError(t, err)
+	}
+	stop := make(chan struct{})
+	b.w.stop = stop
+	time.AfterFunc(100*time.Millisecond, func() { close(stop) })
+
+	assert.NilError(t, b.w.run(t.Context()))
+
+	assert.Check(t, b.w.polls >= 1 && b.w.polls <= 10, "an idle worker polled %d times in 100 ms", b.w.polls)
+	assert.Check(t, cmp.Len(b.records(t), 0))
+}
+
+// TestAClaimThatFailsIsNotWon: a claim whose call failed (here cut short
+// by an interrupt) is recorded as failed and is not won: the worker does
+// not go on with the message.
+func TestAClaimThatFailsIsNotWon(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, 0, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+
+	_, won, err := b.w.claim(ctx, "msg-1", false)
+
+	assert.NilError(t, err, "the failure could be recorded")
+	assert.Check(t, !won, "a claim whose call failed was taken as won")
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 1))
+	assert.Check(t, cmp.Equal(recs[0].Result, audit.Failed))
+	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.New))
 }
