@@ -344,3 +344,11 @@ func TestWhichKillsKeepTheirNameIsDrawn(t *testing.T) {
 	}
 	assert.Check(t, kept >= 25 && kept <= 75, "the first kill kept its name in %d of 100 plans", kept)
 }
+
+// TestAOneMillisecondPauseMayBeRenewed: the shortest pause, 1 ms, is
+// renewed at the same odds as a longer one.
+func TestAOneMillisecondPauseMayBeRenewed(t *testing.T) {
+	t.Parallel()
+	got := stepFor(pausePastPerMille, 0.0125, 0, 100)
+	assert.Check(t, cmp.Equal(got, step{PauseMs: 1, Renew: true}), "a pause within a lease of 100 ms, a fraction 0.0125 of four fifths of it")
+}

@@ -385,19 +385,18 @@ func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
 	assert.Check(t, errors.Is(err, fs.ErrNotExist), "records of a worker without a ledger: %v", err)
 }
 
-// breakingRecords is the worker's clock, which closes its record file at
-// its n-th reading. The worker reads its clock once for each record, just
-// before writing it, so the n-th record is the first that cannot be
-// written.
-type breakingRecords struct {
+// onReading is the worker's clock, which calls do at its n-th reading.
+// The worker reads its clock once for each record, just before writing
+// it, so do comes between the n-th call and its record.
+type onReading struct {
 	*clock.Logical
-	n   int
-	rec *recorder
+	n  int
+	do func()
 }
 
-func (c *breakingRecords) Now() int64 {
+func (c *onReading) Now() int64 {
 	if c.n--; c.n == 0 {
-		c.rec.close()
+		c.do()
 	}
 	return c.Logical.Now()
 }
@@ -420,7 +419,7 @@ func TestAWorkerGoesNoFurtherThanItsLastRecord(t *testing.T) {
 		{"the claim again", renewWithin, 3, true},
 	} {
 		b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, tc.first))
-		b.w.clk = &breakingRecords{Logical: b.at, n: tc.breakAt, rec: b.w.rec}
+		b.w.clk = &onReading{Logical: b.at, n: tc.breakAt, do: func() { b.w.rec.close() }}
 		paused := false
 		b.w.pause = func(context.Context, time.Duration) { paused = true }
 
@@ -498,4 +497,56 @@ func TestAClaimThatFailsIsNotWon(t *testing.T) {
 	assert.Assert(t, cmp.Len(recs, 1))
 	assert.Check(t, cmp.Equal(recs[0].Result, audit.Failed))
 	assert.Check(t, cmp.Equal(b.row(t).State, mailbox.New))
+}
+
+// TestAReadThatFailsEndsTheWork: a worker that cannot read the message
+// it has just won (here the run is interrupted as the claim is recorded)
+// records the failed read and goes no further: no pause, no complete. So
+// does one that cannot read it again after its own takeover.
+func TestAReadThatFailsEndsTheWork(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		first     func(step) bool
+		cutAt     int
+		wantPause bool
+	}{
+		{"the read after the claim", renewPast, 1, false},
+		{"the read after the takeover", renewPast, 3, true},
+	} {
+		b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, tc.first))
+		ctx, cancel := context.WithCancel(t.Context())
+		b.w.clk = &onReading{Logical: b.at, n: tc.cutAt, do: cancel}
+		paused := false
+		b.w.pause = func(_ context.Context, d time.Duration) {
+			paused = true
+			b.at.Set(b.at.Now() + d.Milliseconds())
+		}
+
+		assert.NilError(t, b.w.work(ctx, newMsg1), tc.name)
+
+		recs := b.records(t)
+		assert.Assert(t, len(recs) > 0, tc.name)
+		last := recs[len(recs)-1]
+		assert.Check(t, cmp.Equal(last.Op, "read"), "%s: the last record: %+v", tc.name, last)
+		assert.Check(t, cmp.Equal(last.Result, audit.Failed), "%s: the last record: %+v", tc.name, last)
+		assert.Check(t, cmp.Equal(paused, tc.wantPause), "%s: paused", tc.name)
+		assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Claimed), "%s: msg-1's state", tc.name)
+	}
+}
+
+// TestEvenAOneMillisecondPauseIsTaken: a step that pauses for 1 ms is a
+// pause like any other: recorded, and waited.
+func TestEvenAOneMillisecondPauseIsTaken(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, func(s step) bool { return s.PauseMs == 1 && !s.Renew }))
+	var paused time.Duration
+	b.w.pause = func(_ context.Context, d time.Duration) { paused = d }
+
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	recs := b.records(t)
+	assert.Assert(t, cmp.Len(recs, 3), "records: %+v", recs)
+	assert.Check(t, cmp.DeepEqual(recs[1], audit.Record{Op: "pause", ID: "msg-1", Token: 1, PauseMs: 1}))
+	assert.Check(t, cmp.Equal(paused, time.Millisecond))
 }
