@@ -215,6 +215,11 @@ func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
 	_ = p.Send(req)
 }
 
+// countEvery is how many ticks an etcd run's coordinator lets pass
+// between two reads of the store's progress (50 ms): each read is a query
+// on the store the workers write to.
+const countEvery = 10
+
 // drive runs the plan's kills until every message is completed, or until
 // none has been for the stall limit, and says which.
 func (c *etcdRun) drive(ctx context.Context) (string, error) {

@@ -51,13 +51,15 @@ func readLedger(ctx context.Context, db *sqlitedb.DB, ids []string, leaseMs int6
 	if len(open) == 0 {
 		return l, nil
 	}
+	// A claim takes a message from the millisecond its lease ends on, and
+	// waiting d ms moves the wall clock's millisecond on by d at least. A
+	// wait of 0 or less (every lease has ended) is over at once.
 	wall := clock.Wall{}
-	if wait := min(lastEnd-wall.Now(), leaseMs) + 1; wait > 0 {
-		select {
-		case <-time.After(time.Duration(wait) * time.Millisecond):
-		case <-ctx.Done():
-			return l, ctx.Err()
-		}
+	wait := min(lastEnd-wall.Now(), leaseMs)
+	select {
+	case <-time.After(time.Duration(wait) * time.Millisecond):
+	case <-ctx.Done():
+		return l, ctx.Err()
 	}
 	l.CheckedAt = wall.Now()
 	box := mailbox.Open(db, wall, leaseMs)

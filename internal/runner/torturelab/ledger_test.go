@@ -67,10 +67,13 @@ func TestTheAuditWaitsNoLongerThanOneLease(t *testing.T) {
 	const runLeaseMs = 50
 	db, _ := heldLedger(t, 60_000) // a lease a minute long: longer than the run's
 	start := clock.Wall{}.Now()
+	// An audit that waited for the minute-long lease would end here.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
 
-	l, err := readLedger(t.Context(), db, []string{"msg-1"}, runLeaseMs)
+	l, err := readLedger(ctx, db, []string{"msg-1"}, runLeaseMs)
 
-	assert.NilError(t, err)
+	assert.NilError(t, err, "the audit waited for a lease longer than the run's")
 	assert.Check(t, l.CheckedAt-start >= runLeaseMs, "the audit waited %d ms; want at least one lease, %d ms", l.CheckedAt-start, runLeaseMs)
 	assert.Check(t, l.CheckedAt-start < 30_000, "the audit waited %d ms for a lease longer than the run's", l.CheckedAt-start)
 	assert.Check(t, cmp.Equal(l.AfterRun["msg-1"].Reason, mailbox.LeaseHeld), "the claim after the run: %+v", l.AfterRun["msg-1"])

@@ -28,6 +28,10 @@ type candidate struct {
 // compare-and-set has to choose.
 const pollWindow = 8
 
+// firstRow is the rowid of the ledger's first message: SQLite numbers
+// rows from 1.
+const firstRow = 1
+
 // rewindEvery: every so many polls a worker starts again from the first
 // row, so that a message behind its front that became claimable again (a
 // retry, a lease that ran out on a killed worker) is not left behind.
@@ -43,12 +47,12 @@ const candidatesQuery = `SELECT rowid, id, state FROM messages
 func (w *tortureWorker) poll(ctx context.Context) ([]candidate, error) {
 	w.polls++
 	if w.polls%rewindEvery == 0 {
-		w.from = 1
+		w.from = firstRow
 	}
 	now := w.clk.Now()
 	found, err := w.candidates(ctx, w.from, now)
-	if err == nil && len(found) == 0 && w.from > 1 {
-		w.from = 1
+	if err == nil && len(found) == 0 && w.from != firstRow {
+		w.from = firstRow
 		found, err = w.candidates(ctx, w.from, now)
 	}
 	if len(found) > 0 {

@@ -9,6 +9,7 @@ package torturelab
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,13 +28,9 @@ const (
 	recordsDir = "records" // one file per worker process (record.go)
 )
 
-// tick is how often the coordinator looks at the token counter to arm
-// the next kill; every countEvery ticks (50 ms) it counts the messages
-// still open.
-const (
-	tick       = 5 * time.Millisecond
-	countEvery = 10
-)
+// tick is how often the coordinator looks at the token counter, to arm
+// the next kill, and counts the messages still open.
+const tick = 5 * time.Millisecond
 
 // stallLimit is how long the coordinator waits for one more message to
 // end DONE or DEAD before it gives up and audits what it has: ten seconds
@@ -194,9 +191,10 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 	defer t.Stop()
 	next := 0           // the next kill of the plan
 	var armed time.Time // when that kill comes; zero until it is armed
-	best, lastGain := -1, time.Now()
+	// The fewest messages open so far, and when that was counted.
+	best, lastGain := math.MaxInt, time.Now()
 	limit := c.stall
-	for n := 0; ; n++ {
+	for {
 		select {
 		case <-ctx.Done():
 			return "", ctx.Err()
@@ -231,9 +229,6 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 			}
 			next, armed = next+1, time.Time{}
 		}
-		if n%countEvery != 0 {
-			continue
-		}
 		open, err := countOpen(ctx, c.db)
 		if err != nil {
 			return "", err
@@ -241,7 +236,7 @@ func (c *coordinator) drive(ctx context.Context) (string, error) {
 		switch {
 		case open == 0:
 			return "every message DONE or DEAD", nil
-		case best < 0 || open < best:
+		case open < best:
 			best, lastGain = open, time.Now()
 		case time.Since(lastGain) > limit:
 			return fmt.Sprintf("stalled: %d messages still open, and none ended for %v", open, limit), nil

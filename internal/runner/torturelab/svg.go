@@ -212,31 +212,32 @@ func violationAt(st story, v audit.Violation) int64 {
 	case audit.TokenNotIncreasing:
 		return repeatedTokenAt(st, v.ID)
 	case audit.StaleWrite:
-		last := int64(-1)
-		for _, log := range st.logs {
-			for _, rec := range log.Records {
-				if rec.ID == v.ID && rec.Op == "write" && rec.Result == "accepted" {
-					last = max(last, rec.At)
-				}
-			}
-		}
-		if last >= 0 {
-			return last
+		accepted := func(rec audit.Record) bool { return rec.Op == "write" && rec.Result == "accepted" }
+		if at, ok := lastAt(st, v.ID, accepted); ok {
+			return at
 		}
 	case audit.DoubleCompletion, audit.StaleComplete, audit.TerminalLeft, audit.RetryBudget:
-		last := int64(-1)
-		for _, log := range st.logs {
-			for _, rec := range log.Records {
-				if rec.ID == v.ID && (rec.Result == audit.Completed || rec.Result == audit.DeadLettered || rec.Result == audit.Retried) {
-					last = max(last, rec.At)
-				}
-			}
+		ended := func(rec audit.Record) bool {
+			return rec.Result == audit.Completed || rec.Result == audit.DeadLettered || rec.Result == audit.Retried
 		}
-		if last >= 0 {
-			return last
+		if at, ok := lastAt(st, v.ID, ended); ok {
+			return at
 		}
 	}
 	return st.endedMs
+}
+
+// lastAt is the latest instant of a record of message id that match
+// accepts, if there is one.
+func lastAt(st story, id string, match func(audit.Record) bool) (last int64, ok bool) {
+	for _, log := range st.logs {
+		for _, rec := range log.Records {
+			if rec.ID == id && match(rec) {
+				last, ok = max(last, rec.At), true
+			}
+		}
+	}
+	return last, ok
 }
 
 // repeatedTokenAt is when, in time order, a claim on message id first

@@ -76,7 +76,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		pick:    workerRand(a.Seed, a.Slot, a.Start, streamPick),
 		rec:     rec,
 		stop:    link.PeerClosed(),
-		from:    1,
+		from:    firstRow,
 	}
 	w.pause = w.wait
 	return w.run(ctx)
