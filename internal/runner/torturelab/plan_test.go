@@ -269,12 +269,16 @@ func TestAStepDrawsThreeNumbersWhateverItDecides(t *testing.T) {
 	t.Parallel()
 	s := steps{r: rand.New(rand.NewPCG(3, streamPause))}
 	ref := rand.New(rand.NewPCG(3, streamPause))
-	for i := range 2000 {
-		s.next(40)
-		ref.IntN(1000)
-		ref.Float64()
-		ref.IntN(1000)
-		assert.Equal(t, s.r.Uint64(), ref.Uint64(), "the numbers after step %d", i)
+	// Enough steps that a draw landing on a boundary of the odds comes up.
+	for i := range 300_000 {
+		got := s.next(40)
+		kind, length, renew := ref.IntN(1000), ref.Float64(), ref.IntN(1000)
+		if want := stepFor(kind, length, renew, 40); got != want {
+			t.Fatalf("step %d is %+v; the draws %d, %v and %d per mille decide %+v", i, got, kind, length, renew, want)
+		}
+		if i%1000 == 0 {
+			assert.Equal(t, s.r.Uint64(), ref.Uint64(), "the numbers after step %d", i)
+		}
 	}
 }
 
