@@ -132,7 +132,7 @@ var Fencelab = Tree{
 		"chapters/internal/pictures holds every picture whole, and a mutant of its geometry moves a pixel no reader relies on"},
 	// Torture's etcd side (--lock etcd) runs only under chapter 10's
 	// binaries, which link etcd; its mailbox side is chapter 9's.
-	{Dir: "internal/runner/torturelab", Layer: Runner, NotMutated: notYetJudged, FilesNotMutated: map[string]string{
+	{Dir: "internal/runner/torturelab", Layer: Runner, FilesNotMutated: map[string]string{
 		"etcd.go": etcdSide, "etcdresult.go": etcdSide, "etcdworker.go": etcdSide}},
 	{Dir: "internal/runner/worker", Layer: Runner, Exits: []string{"Main"}, TestsOnly: workerByTests},
 
@@ -141,18 +141,6 @@ var Fencelab = Tree{
 		Tests: "^(TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed|TestNoArgumentsPrintsUsageAndExitsTwo|TestHelpExitsZero|" +
 			"TestCheckExitsZeroOnlyWhenEverythingIsCaught|TestApplyRefusesASecondWeakening|TestInterruptedCommandsChangeNothing)$"},
 }
-
-// notYetJudged is why the torture experiment is not mutated yet. Its
-// mailbox side (its etcd files are chapter 10's) was judged by the cheap
-// judges alone, chapter 9's scripts and the package's own tests (about
-// 11 s per survivor on two cores): 296 of 483 valid mutants survived at
-// first, 126 of 440 once the package's tests answered them (the rest
-// mostly the picture's tallies and violation times, reads, timing
-// constants and file modes). The full run adds chapter 10's scripts, the
-// pictures and internal/runner's tests as judges, about a minute per
-// survivor, and each survivor left then needs a test or an excuse.
-const notYetJudged = "judged by chapter 9's scripts and its own tests alone, 126 of its 440 valid mutants survive; " +
-	"the full run with every judge (about a minute per survivor on two cores) and the tests or excuses it calls for are not made yet"
 
 // workerByTests is why the worker plumbing is judged by tests alone.
 const workerByTests = "every experiment starts its workers through it, so a script judge would run every chapter's " +
