@@ -51,10 +51,13 @@ type flags struct {
 	processes, messages, kills, leaseMs, seed int
 	lock                                      string
 	fs                                        *flag.FlagSet
+	// handOff runs the etcd companion in place of this process, for a
+	// fencelab built without etcd; a test replaces it.
+	handOff func(context.Context, cli.Env) error
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
-	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, lock: lockMailbox, fs: fs}
+	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, lock: lockMailbox, fs: fs, handOff: companion.Exec}
 	processesFlag.Var(fs, &f.processes, "how many worker processes run at once, `N` from 2 to 16")
 	messagesFlag.Var(fs, &f.messages, "how many messages the run adds, `M` from 1 to 100000")
 	killsFlag.Var(fs, &f.kills, "how many times a worker is killed with kill -9 and restarted, `K` from 0 to 1000")
@@ -92,7 +95,7 @@ func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
 	p := newPlan(int64(f.seed), f.processes, f.messages, f.kills, int64(f.leaseMs))
 	if f.lock == lockEtcd {
 		if !companion.Linked() {
-			return nil, companion.Exec(ctx, env)
+			return nil, f.handOff(ctx, env)
 		}
 		return runEtcd(ctx, env, p, f.messages)
 	}

@@ -1,6 +1,8 @@
 package torturelab
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"io"
 	"strconv"
@@ -8,6 +10,8 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
 )
 
 // parsed returns the torture command's flags after parsing args and
@@ -62,4 +66,26 @@ func TestAnUnknownLockIsMisuse(t *testing.T) {
 		_, err := parsed(t, "--lock", lock)
 		assert.Check(t, err, "--lock %s", lock)
 	}
+}
+
+// TestWithoutEtcdARunOnEtcdIsHandedOn: a fencelab built without etcd
+// does not run --lock etcd itself; it hands the run to the etcd
+// companion, and a hand-off that fails is the run's error, not an empty
+// result.
+func TestWithoutEtcdARunOnEtcdIsHandedOn(t *testing.T) {
+	t.Parallel()
+	f, err := parsed(t, "--lock", lockEtcd, "--kills", "0")
+	assert.NilError(t, err)
+	failed := errors.New("the companion could not be built")
+	handedOn := 0
+	f.handOff = func(context.Context, cli.Env) error {
+		handedOn++
+		return failed
+	}
+
+	result, err := f.Run(t.Context(), cli.Env{})
+
+	assert.Check(t, cmp.Equal(handedOn, 1), "a run on etcd without etcd linked was handed on %d times", handedOn)
+	assert.Check(t, cmp.ErrorIs(err, failed), "a hand-off that failed: the run's error")
+	assert.Check(t, cmp.Nil(result), "a hand-off that failed: the run's result")
 }
