@@ -75,8 +75,8 @@ func newPlan(seed int64, processes, messages, kills int, leaseMs int64) runPlan 
 	names := make([]string, processes) // each slot's current owner name
 	starts := make([]int, processes)   // how many times each slot has started
 	for slot := range processes {
-		names[slot] = ownerName(slot, 1)
 		starts[slot] = 1
+		names[slot] = ownerName(slot, starts[slot])
 		p.Owners = append(p.Owners, names[slot])
 	}
 	r := rand.New(rand.NewPCG(uint64(seed), streamKills))

@@ -121,7 +121,7 @@ func fill(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) 
 	ids := make([]string, messages)
 	for i := range ids {
 		ids[i] = messageID(i + 1)
-		if err := box.Add(ctx, ids[i], fmt.Sprintf("torture message %d", i+1)); err != nil {
+		if err := box.Add(ctx, ids[i], "body of "+ids[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -115,8 +115,9 @@ func etcdFigure(res *etcdResult) timeline.Figure {
 // named after its processes, what they won counted over time, every
 // kill -9, and a line at the first violation.
 func summaryPanel(st story, plan runPlan, processes int, seed int64) timeline.Panel {
-	length := max(st.endedMs-st.beganMs, 1)
-	width := (length + bins - 1) / bins // ms per bin
+	length := st.endedMs - st.beganMs
+	// ms per bin: a run too short to measure still gets 1 ms columns.
+	width := max((length+bins-1)/bins, 1)
 	p := timeline.Panel{
 		About: fmt.Sprintf("Seed %d: the plan is the seed's, the timing the operating system's. Each column counts %d ms.", seed, width),
 		Axis:  timeline.Axis{Unit: "ms", Clock: "wall clock since the run began", From: 0, To: width * bins, Exact: true},
