@@ -74,7 +74,9 @@ func TestAnUnknownLockIsMisuse(t *testing.T) {
 // result.
 func TestWithoutEtcdARunOnEtcdIsHandedOn(t *testing.T) {
 	t.Parallel()
-	f, err := parsed(t, "--lock", lockEtcd, "--kills", "0")
+	// A small run, in a folder of the test's own, in case the lock's
+	// choice goes wrong and a run starts here after all.
+	f, err := parsed(t, "--lock", lockEtcd, "--processes", "2", "--messages", "1", "--kills", "0")
 	assert.NilError(t, err)
 	failed := errors.New("the companion could not be built")
 	handedOn := 0
@@ -83,7 +85,7 @@ func TestWithoutEtcdARunOnEtcdIsHandedOn(t *testing.T) {
 		return failed
 	}
 
-	result, err := f.Run(t.Context(), cli.Env{})
+	result, err := f.Run(t.Context(), cli.Env{Dir: t.TempDir(), Stderr: io.Discard})
 
 	assert.Check(t, cmp.Equal(handedOn, 1), "a run on etcd without etcd linked was handed on %d times", handedOn)
 	assert.Check(t, cmp.ErrorIs(err, failed), "a hand-off that failed: the run's error")
