@@ -145,6 +145,10 @@ func TestJourneyOfALearnerHoldsFromExerciseToExercise(t *testing.T) {
 	}
 	start := time.Now()
 	root := learnerRepo(t)
+	// The course as released, before the learner's first commit: what an
+	// instructor grades against.
+	course := t.TempDir()
+	git(t, course, "clone", "-q", root, ".")
 	commit := func(msg string) {
 		t.Helper()
 		git(t, root, "add", "-A")
@@ -217,7 +221,7 @@ func TestJourneyOfALearnerHoldsFromExerciseToExercise(t *testing.T) {
 	writeFile(t, clone, filepath.Join(exercise.StateDir, "progress.json"), forged)
 	graded := time.Now()
 	var rep gradeReport
-	assert.NilError(t, json.Unmarshal([]byte(drillOK(t, clone, "grade", "--json")), &rep))
+	assert.NilError(t, json.Unmarshal([]byte(drillOK(t, clone, "grade", "--json", "--course", course)), &rep))
 	t.Logf("drill grade of a clone: %.0fs", time.Since(graded).Seconds())
 	want := []string{"fix-complete-verdict", "test-exact-token", "build-complete", "fix-stale-dead-letter", "test-dead-is-terminal"}
 	for _, g := range rep.Exercises {
@@ -232,6 +236,7 @@ func TestJourneyOfALearnerHoldsFromExerciseToExercise(t *testing.T) {
 		}
 	}
 	assert.Check(t, cmp.Equal(rep.Verified, len(want)))
+	assert.Check(t, rep.Proven, "a grade against the course as released is proven")
 	assert.Check(t, cmp.Equal(rep.Total, len(set.Exercises)))
 	assert.Check(t, cmp.Equal(progressOf(t, clone).Done, len(want)), "progress counts verified solutions, not the hand-written record")
 

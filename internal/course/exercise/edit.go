@@ -21,6 +21,9 @@ type Edit struct {
 	Original []byte `json:"original"`      // the file before the edit; nil if it did not exist
 	Before   string `json:"sha256_before"` // Digest(Original); "" if the file did not exist
 	After    string `json:"sha256_after"`  // the file as drill left it
+	// Started (an exercise's fix or build) is the file as start left it:
+	// the point the learner's solution is a diff from.
+	Started []byte `json:"started,omitempty"`
 }
 
 // NewEdit records changing file from original to after. existed is false

@@ -1,10 +1,13 @@
 package exercise
 
-// This file grades a learner from their saved solutions alone, the way a
-// fork's CI does: in a scratch copy of the module with every file the
-// exercises touch as shipped, each exercise is started, its solution
-// applied and verified from scratch. No record the learner writes is
-// read, so a hand-edited one changes nothing.
+// This file grades learners from their saved solutions alone, the way a
+// fork's CI does. A scratch copy is made of the course: a pristine course
+// tree given by the grader (--course), or else the learner's own tree
+// with every file an exercise touches as shipped. Only the learner's
+// solution files are read from the learner's tree. Each exercise is
+// started in the copy, the solution applied to that starting point and
+// verified from scratch. No record the learner writes is read, and with
+// a course given, no test, harness or tool of the learner's runs.
 
 import (
 	"context"
@@ -22,7 +25,7 @@ import (
 
 // Grade verdicts.
 const (
-	Verified = "verified" // the solution, applied to the shipped code, is done
+	Verified = "verified" // the solution, applied to the starting point, is done
 	Failed   = "failed"   // it is not done (Detail says why), or cannot be applied
 	Missing  = "missing"  // no solution is saved
 )
@@ -35,6 +38,9 @@ type GradeResult struct {
 	Verdict string  `json:"verdict"`
 	Detail  string  `json:"detail"`
 	Seconds float64 `json:"seconds"`
+	// Output is, for a failed solution, what the failing tests printed,
+	// cut to a readable length: what a CI log needs to tell why.
+	Output string `json:"output,omitempty"`
 }
 
 // GradeOptions tune a grading.
@@ -46,72 +52,121 @@ type GradeOptions struct {
 	Only []string
 	// OnGraded, if set, sees each grade as it is reached.
 	OnGraded func(GradeResult)
+	// Course is the root of a pristine course tree to grade against; if
+	// empty, the learner's own tree is the course (see ChangedCourseFiles
+	// for how far that can be trusted).
+	Course string
 }
 
-// Grade verifies every saved solution of set from scratch and returns a
-// grade per exercise, in list order. Once all are graded, each verified
-// solution is marked verified in set.Root's state, so drill progress
-// counts it. An error means the grading itself could not run, or was
-// interrupted (ErrInterrupted), and then nothing is marked.
+// Grade verifies every saved solution under set.Root from scratch and
+// returns a grade per exercise, in list order. Once all are graded, each
+// verified solution is marked verified in set.Root's state, so drill
+// progress counts it. An error means the grading itself could not run, or
+// was interrupted (ErrInterrupted), and then nothing is marked.
 func Grade(ctx context.Context, set *Set, opts GradeOptions) ([]GradeResult, error) {
+	g, err := NewGrader(ctx, opts.Course, set.Root, opts.Runner)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	out, err := g.Grade(ctx, set.Root, opts.Only, opts.OnGraded)
+	if err != nil {
+		return nil, err
+	}
+	return out, MarkVerified(set, out)
+}
+
+// Grader grades learners' solutions against one course, in one scratch
+// copy of it that every learner shares (each exercise is reset after its
+// grade).
+type Grader struct {
+	scratch string
+	set     *Set // the exercises, read from the scratch copy
+	r       *variant.Runner
+}
+
+// NewGrader copies the course for grading. course is a pristine course
+// tree; if empty, fallback (a learner's tree) is copied with every file
+// an exercise touches as shipped.
+func NewGrader(ctx context.Context, course, fallback string, newRunner func(string) *variant.Runner) (*Grader, error) {
+	src := course
+	if src == "" {
+		src = fallback
+	}
 	scratch, err := os.MkdirTemp("", "drill-grade-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(scratch)
-	if err := copyShipped(ctx, set, scratch); err != nil {
+	g := &Grader{scratch: scratch}
+	if err := copyCourse(ctx, src, scratch); err != nil {
+		g.Close()
 		return nil, err
 	}
 	cat, err := weakening.Load(scratch)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		g.set, err = Load(cat)
 	}
-	copySet, err := Load(cat)
 	if err != nil {
-		return nil, err
+		g.Close()
+		return nil, fmt.Errorf("grade: the course at %s: %w", src, err)
 	}
-	newRunner := opts.Runner
 	if newRunner == nil {
 		newRunner = variant.New
 	}
-	r := newRunner(scratch)
-	defer r.Close()
-	shipped, err := LoadShipped(scratch)
-	if err != nil {
-		return nil, err
+	g.r = newRunner(scratch)
+	return g, nil
+}
+
+// Set returns the course's exercises.
+func (g *Grader) Set() *Set { return g.set }
+
+// Close removes the scratch copy.
+func (g *Grader) Close() {
+	if g.r != nil {
+		g.r.Close()
 	}
+	os.RemoveAll(g.scratch)
+}
+
+// Grade grades the solutions saved under learnerRoot, every exercise of
+// the course or only those named, in list order.
+func (g *Grader) Grade(ctx context.Context, learnerRoot string, only []string, onGraded func(GradeResult)) ([]GradeResult, error) {
 	var out []GradeResult
-	for _, e := range copySet.Exercises {
-		if len(opts.Only) > 0 && !slices.Contains(opts.Only, e.Name) {
+	for _, e := range g.set.Exercises {
+		if len(only) > 0 && !slices.Contains(only, e.Name) {
 			continue
 		}
 		start := time.Now()
-		g := GradeResult{Name: e.Name, Chapter: e.Chapter, Kind: e.Kind}
-		g.Verdict, g.Detail, err = gradeOne(ctx, copySet, r, e, shipped, set.Root)
+		res := GradeResult{Name: e.Name, Chapter: e.Chapter, Kind: e.Kind}
+		var err error
+		res.Verdict, res.Detail, res.Output, err = gradeOne(ctx, g.set, g.r, e, learnerRoot)
 		if err != nil {
 			return nil, err
 		}
-		g.Seconds = float64(int(time.Since(start).Seconds()*10+0.5)) / 10
-		if opts.OnGraded != nil {
-			opts.OnGraded(g)
+		res.Seconds = float64(int(time.Since(start).Seconds()*10+0.5)) / 10
+		if onGraded != nil {
+			onGraded(res)
 		}
-		out = append(out, g)
+		out = append(out, res)
 	}
 	if ctx.Err() != nil {
 		return nil, ErrInterrupted
 	}
-	return out, markAllVerified(set, out)
+	return out, nil
 }
 
-// markAllVerified marks every verified solution of graded verified in
+// MarkVerified marks every verified solution of graded verified in
 // set.Root's state, once the whole grading is through: an interrupted
 // grading marks nothing.
-func markAllVerified(set *Set, graded []GradeResult) error {
+func MarkVerified(set *Set, graded []GradeResult) error {
 	for _, g := range graded {
 		if g.Verdict != Verified {
 			continue
 		}
-		e, _ := set.Lookup(g.Name)
+		e, ok := set.Lookup(g.Name)
+		if !ok {
+			continue // an exercise of the course the learner's tree lacks
+		}
 		_, data, err := LoadSolution(set.Root, e)
 		if err == nil {
 			err = markVerified(set.Root, e.Name, Digest(data))
@@ -123,45 +178,54 @@ func markAllVerified(set *Set, graded []GradeResult) error {
 	return nil
 }
 
+// outputLines is how many lines of the failing tests' output a failed
+// grade carries.
+const outputLines = 40
+
 // gradeOne starts e in the scratch set, applies the learner's solution
-// (read from learnerRoot, the real tree) and verifies it, then resets e.
-func gradeOne(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, shipped Shipped, learnerRoot string) (verdict, detail string, err error) {
+// (read from learnerRoot) to that starting point and verifies it, then
+// resets e.
+func gradeOne(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, learnerRoot string) (verdict, detail, output string, err error) {
 	sol, _, err := LoadSolution(learnerRoot, e)
 	if errors.Is(err, ErrNoSolution) {
-		return Missing, "no solution saved in " + e.SolutionFile(), nil
+		return Missing, "no solution saved in " + e.SolutionFile(), "", nil
 	}
 	if err != nil {
-		return Failed, err.Error(), nil
+		return Failed, err.Error(), "", nil
 	}
 	if _, err := Start(ctx, set, e); err != nil {
 		if ctx.Err() != nil {
-			return "", "", ErrInterrupted
+			return "", "", "", ErrInterrupted
 		}
-		return "", "", fmt.Errorf("grade %s: start it in the scratch copy: %w", e.Name, err)
+		return "", "", "", fmt.Errorf("grade %s: start it in the scratch copy: %w", e.Name, err)
 	}
 	defer func() {
 		if _, rerr := Reset(context.WithoutCancel(ctx), set, e); rerr != nil && err == nil {
 			err = fmt.Errorf("grade %s: reset it in the scratch copy: %w", e.Name, rerr)
 		}
 	}()
-	if err := sol.Apply(ctx, set, e, shipped, learnerRoot); err != nil {
-		return Failed, err.Error(), nil
+	if err := sol.Apply(set, e); err != nil {
+		return Failed, err.Error(), "", nil
 	}
 	v, err := Verify(ctx, set, r, e, Options{})
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	if !v.Done {
-		return Failed, v.Reason, nil
+		out := v.Output
+		if out == "" {
+			out = v.Message
+		}
+		return Failed, v.Reason, variant.FirstLines(out, outputLines, "\n"), nil
 	}
-	return Verified, "", nil
+	return Verified, "", "", nil
 }
 
-// copyShipped copies the module at set.Root into dst, drill's state, git's
-// folder and the saved solutions left out, with every file an exercise
-// touches as shipped.
-func copyShipped(ctx context.Context, set *Set, dst string) error {
-	src := set.Root
+// copyCourse copies the module at src into dst, drill's state, git's
+// folder, the saved solutions and learner test files left out, with
+// every file an exercise touches as shipped (from src's git history where
+// src holds another version).
+func copyCourse(ctx context.Context, src, dst string) error {
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -184,7 +248,7 @@ func copyShipped(ctx context.Context, set *Set, dst string) error {
 		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
 	})
 	if err != nil {
-		return fmt.Errorf("grade: copy the module: %w", err)
+		return fmt.Errorf("grade: copy the course: %w", err)
 	}
 	shipped, err := LoadShipped(src)
 	if err != nil {

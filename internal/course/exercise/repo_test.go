@@ -7,11 +7,11 @@ package exercise
 // its reference turns it green) is proof_test.go, behind -proof.
 
 import (
+	"strings"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -149,6 +149,28 @@ func TestShippedListMatchesTheTree(t *testing.T) {
 		assert.NilError(t, err)
 		assert.Check(t, cmp.DeepEqual(got, want),
 			"%s is not the shipped code of the files the exercises touch; after changing them on purpose, run: go test ./internal/course/exercise/ -run TestShippedListMatchesTheTree -update", file)
+	}
+}
+
+// TestCourseListMatchesTheTree: chapters/course.sum names every file a
+// grade builds from as the course holds it now, so a grade run without
+// --course can name each course file a learner's fork changed. After
+// changing the course, run this test with -update.
+func TestCourseListMatchesTheTree(t *testing.T) {
+	// The fixture first: its list is a file of the course's testdata.
+	for _, root := range []string{filepath.Join("..", "..", "..", "testdata", "drill"), filepath.Join("..", "..", "..")} {
+		root, err := filepath.Abs(root)
+		assert.NilError(t, err)
+		if golden.FlagUpdate() {
+			want, err := CourseSumOf(root)
+			assert.NilError(t, err)
+			assert.NilError(t, os.WriteFile(filepath.Join(root, filepath.FromSlash(CourseSumFile)), FormatCourseSum(want), 0o644))
+		}
+		changed, err := ChangedCourseFiles(root)
+		assert.NilError(t, err)
+		assert.Check(t, cmp.Len(changed, 0),
+			"%s does not match the course files %s; after changing them on purpose, run: go test ./internal/course/exercise/ -run TestCourseListMatchesTheTree -update",
+			CourseSumFile, strings.Join(changed, " "))
 	}
 }
 

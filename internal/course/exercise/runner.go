@@ -8,7 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/fencelab/fencelab/internal/course/check"
 	"github.com/fencelab/fencelab/internal/course/variant"
@@ -75,7 +82,107 @@ func runChapter(ctx context.Context, r *variant.Runner, req Request) (*Outcome, 
 	if !ok {
 		return nil, errors.New("the go command reported nothing for chapter " + req.Chapter)
 	}
-	out := &Outcome{Log: log.String()}
+	out := outcomeOf(run, names, log.String(), r)
+	if out.Passed {
+		notRun(r.Root, req.Chapter, req.Tests, run, out)
+	}
+	return out, nil
+}
+
+// runChapters runs the tests of several chapters in one go command (it
+// builds them in parallel) and returns each chapter's outcome.
+func runChapters(ctx context.Context, r *variant.Runner, chapters []string, overlay variant.Overlay) (map[string]*Outcome, error) {
+	g := variant.GoTest{Overlay: overlay}
+	for _, ch := range chapters {
+		g.Packages = append(g.Packages, "./"+weakening.ChaptersDir+"/"+ch+"/")
+	}
+	var log strings.Builder
+	names := overlay.Renamer(r.Root)
+	g.OnEvent = variant.NewLivePrinter(&log, names).Event
+	runs, err := r.GoTest(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*Outcome{}
+	for _, ch := range chapters {
+		run, ok := variant.RunOf(runs, ch)
+		if !ok || run.Package == "" {
+			return nil, errors.New("the go command reported nothing for chapter " + ch)
+		}
+		out[ch] = outcomeOf(run, names, "", r)
+		if out[ch].Passed {
+			notRun(r.Root, ch, nil, run, out[ch])
+		}
+	}
+	if len(chapters) > 0 {
+		out[chapters[0]].Log = log.String()
+	}
+	return out, nil
+}
+
+// notRun fails a passing outcome if a top-level test the chapter declares
+// (of only, if not empty) did not run: a package passes when its test
+// binary exits 0, and code that exits before the tests start (an init
+// that calls os.Exit(0)) must not read as green.
+func notRun(root, chapter string, only []string, run *variant.PackageRun, out *Outcome) {
+	declared, err := declaredTests(root, chapter)
+	if err != nil {
+		return // the compiler read the same files; nothing to add
+	}
+	var missing []string
+	for _, name := range declared {
+		if len(only) > 0 && !slices.Contains(only, name) {
+			continue
+		}
+		if t, ok := run.Tests[name]; !ok || (t.Action != "pass" && t.Action != "skip") {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	out.Passed = false
+	out.Failed = missing
+	out.Message = fmt.Sprintf("the test binary exited without running %s: something ends it before its tests (an init that calls os.Exit?)",
+		fewFiles(missing))
+}
+
+// declaredTests returns the top-level tests chapter's test files declare.
+func declaredTests(root, chapter string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(root, weakening.ChaptersDir, chapter, "*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, p := range paths {
+		if ok, err := build.Default.MatchFile(filepath.Dir(p), filepath.Base(p)); err != nil || !ok {
+			continue // not built here (its build constraints exclude it)
+		}
+		f, err := parser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if ok && fn.Recv == nil && isTestName(fn.Name.Name) && fn.Type.Params.NumFields() == 1 {
+				out = append(out, fn.Name.Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// isTestName reports whether name is a test's name: Test, then nothing
+// or a character that is not a lower-case letter.
+func isTestName(name string) bool {
+	rest, ok := strings.CutPrefix(name, "Test")
+	return ok && name != "TestMain" && (rest == "" || !unicode.IsLower(rune(rest[0])))
+}
+
+// outcomeOf reads one chapter's run.
+func outcomeOf(run *variant.PackageRun, names *strings.Replacer, log string, r *variant.Runner) *Outcome {
+	out := &Outcome{Log: log}
 	switch {
 	case run.BuildFailed:
 		out.BuildFailed = true
@@ -100,7 +207,7 @@ func runChapter(ctx context.Context, r *variant.Runner, req Request) (*Outcome, 
 		failed.WriteString(run.Tests[n].Output.String())
 	}
 	out.Output = failed.String()
-	return out, nil
+	return out
 }
 
 // gradeWeakenings grades every weakening of ws in one shared build (a

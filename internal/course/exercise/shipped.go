@@ -57,6 +57,12 @@ func LoadShipped(root string) (Shipped, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the shipped list: %w", err)
 	}
+	return parseSum(ShippedFile, data)
+}
+
+// parseSum reads a list of "<blob id>  <path>" lines; name is its file,
+// for errors.
+func parseSum(name string, data []byte) (Shipped, error) {
 	s := Shipped{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
@@ -66,7 +72,7 @@ func LoadShipped(root string) (Shipped, error) {
 		}
 		id, file, ok := strings.Cut(line, "  ")
 		if !ok || len(id) != 40 || strings.TrimSpace(file) == "" {
-			return nil, fmt.Errorf("%s:%d: want \"<blob id>  <path>\"", ShippedFile, n)
+			return nil, fmt.Errorf("%s:%d: want \"<blob id>  <path>\"", name, n)
 		}
 		s[strings.TrimSpace(file)] = id
 	}

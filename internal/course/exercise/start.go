@@ -143,6 +143,7 @@ func (e *Exercise) hideFault(ctx context.Context, set *Set, w *Work) ([][]byte, 
 	}
 	b := bs[e.Fault]
 	w.Edits = []Edit{NewEdit(b.File, b.Shipped, true, b.Broken)}
+	w.Edits[0].Started = b.Broken
 	w.Where = b.where()
 	return [][]byte{b.Broken}, nil
 }
@@ -158,6 +159,7 @@ func (e *Exercise) stubFunc(set *Set, w *Work) ([][]byte, error) {
 		return nil, err
 	}
 	w.Edits = []Edit{NewEdit(e.File, src, true, out)}
+	w.Edits[0].Started = out
 	return [][]byte{out}, nil
 }
 

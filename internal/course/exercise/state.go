@@ -186,11 +186,7 @@ func WriteState(root, rel string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write drill state: %w", err)
 	}
-	tmp := name + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write drill state: %w", err)
-	}
-	if err := os.Rename(tmp, name); err != nil {
+	if _, err := writeAtomically(name, append(data, '\n')); err != nil {
 		return fmt.Errorf("write drill state: %w", err)
 	}
 	return nil

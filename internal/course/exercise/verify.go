@@ -77,7 +77,7 @@ func Verify(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, opts 
 		return nil, err
 	}
 	if v.Done {
-		if v.Saved, err = finish(ctx, set, e, w); err != nil {
+		if v.Saved, err = finish(ctx, set, e, w, v); err != nil {
 			return nil, err
 		}
 	}
@@ -108,15 +108,18 @@ func count(root string, e *Exercise, v *Verdict) error {
 // can commit it, every file the exercise touched put back as shipped and
 // shown to git again, the start forgotten, the solution marked verified.
 // It returns the solution file, relative to the module root.
-func finish(ctx context.Context, set *Set, e *Exercise, w *Work) (string, error) {
+func finish(ctx context.Context, set *Set, e *Exercise, w *Work, v *Verdict) (string, error) {
 	root := set.Root
 	sol, err := solutionOf(root, e, w)
 	if err != nil {
 		return "", err
 	}
-	digest, err := sol.save(root, e)
+	digest, aside, err := sol.save(root, e)
 	if err != nil {
 		return "", err
+	}
+	if aside != "" {
+		v.Notes = append(v.Notes, "your earlier solution, which differs from this one, is kept in "+aside)
 	}
 	for _, ed := range w.Edits {
 		if err := ed.Undo(root); err != nil {

@@ -1,13 +1,18 @@
 package exercise
 
-// This file grades a fix or a build: done when the chapter is green and
-// the chapter's catalog still catches every weakening of what the learner
-// changed, so a repair cannot buy green by dropping a guarantee.
+// This file grades a fix or a build: done when the chapter is green, so
+// is every other chapter whose tests reach the code the learner changed,
+// and the chapter's catalog still catches every weakening of that code,
+// so a repair cannot buy green by dropping a guarantee.
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/course/variant"
@@ -22,6 +27,9 @@ func verifyCode(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w
 		return v, err
 	}
 	if green, err := chapterGreen(ctx, r, e, v, opts); err != nil || !green {
+		return v, err
+	}
+	if green, err := othersGreen(ctx, set, r, e, w, code, v, opts); err != nil || !green {
 		return v, err
 	}
 	return v, catalogStillCaught(ctx, set, r, e, code, v, opts)
@@ -83,6 +91,103 @@ func chapterGreen(ctx context.Context, r *variant.Runner, e *Exercise, v *Verdic
 		}
 	}
 	return v.Reason == "", nil
+}
+
+// othersGreen runs, once the exercise's own chapter is green, the tests of
+// every other chapter that reaches a file of code, and reports whether
+// they pass; if not, v says which chapter the change breaks. A test that
+// fails with the shipped code too (a chapter red on purpose) is not the
+// learner's doing and does not count.
+func othersGreen(ctx context.Context, set *Set, r *variant.Runner, e *Exercise, w *Work, code []string, v *Verdict, opts Options) (bool, error) {
+	var all []string
+	for _, ch := range set.Catalog.Chapters {
+		if ch.Name != e.Chapter {
+			all = append(all, ch.Name)
+		}
+	}
+	others, err := chaptersReaching(set.Root, all, code)
+	if err != nil || len(others) == 0 {
+		return err == nil, err
+	}
+	opts.step(fmt.Sprintf("green; running the %d other chapters your code reaches (%s)", len(others), strings.Join(others, ", ")))
+	outs, err := runChapters(ctx, r, others, nil)
+	if err != nil {
+		return false, err
+	}
+	var red []string
+	for _, ch := range others {
+		v.Log += outs[ch].Log
+		if !outs[ch].Passed {
+			red = append(red, ch)
+		}
+	}
+	if len(red) == 0 {
+		return true, nil
+	}
+	shipped, err := shippedOverlay(ctx, set.Root, code, w)
+	if err != nil {
+		return false, err
+	}
+	defer shipped.remove()
+	before, err := runChapters(ctx, r, red, shipped.overlay)
+	if err != nil {
+		return false, err
+	}
+	for _, ch := range red {
+		out := outs[ch]
+		broken := slices.DeleteFunc(slices.Clone(out.Failed), func(t string) bool { return slices.Contains(before[ch].Failed, t) })
+		if !out.BuildFailed && (len(broken) == 0 || before[ch].BuildFailed) {
+			continue // red with the shipped code too
+		}
+		v.Output, v.Message = out.Output, out.Message
+		if out.BuildFailed {
+			v.Reason = ch + " does not build with your change"
+		} else {
+			v.Reason = "your change breaks another chapter: the " + ch + " tests fail: " + strings.Join(broken, ", ")
+		}
+		v.Next = "a repair must keep every chapter's guarantees; read the failing test of " + ch + ", change your code, and verify again"
+		return false, nil
+	}
+	return true, nil
+}
+
+// overlaid is a folder of files an overlay reads instead of the module's.
+type overlaid struct {
+	dir     string
+	overlay variant.Overlay
+}
+
+func (o overlaid) remove() { os.RemoveAll(o.dir) }
+
+// shippedOverlay returns an overlay that builds files as shipped (from
+// w's record of the start where it holds them).
+func shippedOverlay(ctx context.Context, root string, files []string, w *Work) (overlaid, error) {
+	shipped, err := LoadShipped(root)
+	if err != nil {
+		return overlaid{}, err
+	}
+	dir, err := os.MkdirTemp("", "drill-shipped-")
+	if err != nil {
+		return overlaid{}, err
+	}
+	o := overlaid{dir: dir, overlay: variant.Overlay{}}
+	for i, f := range files {
+		data, err := shippedBytes(ctx, root, f, shipped, w)
+		if errors.Is(err, ErrNotShipped) {
+			continue // no exercise touches it: it stays as it is
+		}
+		if err != nil {
+			o.remove()
+			return overlaid{}, err
+		}
+		copyPath := filepath.Join(dir, strconv.Itoa(i)+"_"+filepath.Base(f))
+		if err := os.WriteFile(copyPath, data, 0o644); err != nil {
+			o.remove()
+			return overlaid{}, err
+		}
+		o.overlay[filepath.Join(root, filepath.FromSlash(f))] = copyPath
+	}
+	return o, nil
 }
 
 // catalogStillCaught grades every weakening of the chapter that edits a
