@@ -1,0 +1,75 @@
+package drill
+
+// One drill at a time on a tree: a command that changes it holds a lock
+// in drill's state folder, a second one is refused naming the holder, and
+// a lock whose holder is gone is taken over.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/course/exercise"
+)
+
+func TestASecondDrillIsRefusedNamingTheHolder(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	unlock, err := exercise.Lock(root, "verify")
+	assert.NilError(t, err)
+	code, _, errOut := runTool(t, root, "start", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(errOut, fmt.Sprintf("another drill command is working on this tree (pid %d, drill verify, since ", os.Getpid())), errOut)
+	assert.Check(t, cmp.Equal(readFile(t, root, counterFile), readFile(t, fixtureRoot(t), counterFile)), "a refused start changes nothing")
+
+	code, _, _ = runTool(t, root, "exercises")
+	assert.Check(t, cmp.Equal(code, 0), "a command that only reads needs no lock")
+
+	unlock()
+	code, _, errOut = runTool(t, root, "start", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 0), "once the holder is done, start runs: %s", errOut)
+}
+
+func TestALockWhoseHolderDiedIsTakenOver(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	writeNew(t, root, filepath.Join(exercise.StateDir, "lock"), "2147483646\nverify\n2026-01-01T00:00:00Z\n")
+	code, _, errOut := runTool(t, root, "start", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 0), "a dead holder's lock is taken over: %s", errOut)
+	_, err := os.Stat(filepath.Join(root, exercise.StateDir, "lock"))
+	assert.Check(t, cmp.ErrorIs(err, os.ErrNotExist), "the lock is gone once the command is done")
+}
+
+func TestTwoStartsAtOnceStartOneExercise(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	names := []string{"fix-ceiling", "build-add"}
+	codes := make([]int, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Go(func() { codes[i], _, _ = runTool(t, root, "start", n) })
+	}
+	wg.Wait()
+	started := 0
+	for _, c := range codes {
+		if c == 0 {
+			started++
+		}
+	}
+	assert.Check(t, cmp.Equal(started, 1), "two starts of different exercises at once: exit statuses %v; want exactly one started", codes)
+}
+
+func TestMutateRefusesWhileAnExerciseIsStarted(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	code, _, errOut := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), errOut)
+	code, _, errOut = runTool(t, root, "mutate")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(errOut, "exercise fix-ceiling is started"), "mutate must not judge a tree that is red on purpose: %s", errOut)
+}
