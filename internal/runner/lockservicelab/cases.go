@@ -7,7 +7,6 @@ package lockservicelab
 
 import (
 	"fmt"
-	"syscall"
 	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/worker"
@@ -97,12 +96,12 @@ func pausePastTTL(r *run, c *CaseResult) error {
 	if err != nil {
 		return err
 	}
-	if err := signal(a, syscall.SIGSTOP); err != nil {
+	if err := Pause(a.Pid); err != nil {
 		return err
 	}
 	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
 	if _, err := acquire(c, "B", b); err != nil {
-		_ = signal(a, syscall.SIGCONT)
+		_ = Resume(a.Pid)
 		return err
 	}
 	if err := r.write(c, "B", b, c.highestGranted); err != nil {
@@ -110,7 +109,7 @@ func pausePastTTL(r *run, c *CaseResult) error {
 	}
 	if err := finish(func() error {
 		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
-		return signal(a, syscall.SIGCONT)
+		return Resume(a.Pid)
 	}); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/fencelab/fencelab/internal/fencedstore"
@@ -199,12 +198,4 @@ func (r *run) checkThenWrite(c *CaseResult, name string, w *worker.Process, toke
 		}
 		return r.wrote(c, name, token, rep)
 	}, nil
-}
-
-// signal sends sig to w's process.
-func signal(w *worker.Process, sig syscall.Signal) error {
-	if err := syscall.Kill(w.Pid, sig); err != nil {
-		return fmt.Errorf("signal %v to worker %d: %w", sig, w.Pid, err)
-	}
-	return nil
 }

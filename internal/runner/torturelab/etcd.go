@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/fencelab/fencelab/internal/clock"
@@ -207,11 +206,11 @@ func (c *etcdRun) watch(slot int) {
 
 // pause stops p for the time it asked, resumes it, and tells it so.
 func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
-	if syscall.Kill(p.Pid, syscall.SIGSTOP) != nil {
+	if lockservicelab.Pause(p.Pid) != nil {
 		return // it is gone
 	}
 	time.Sleep(time.Duration(req.PauseMs) * time.Millisecond)
-	_ = syscall.Kill(p.Pid, syscall.SIGCONT)
+	_ = lockservicelab.Resume(p.Pid)
 	_ = p.Send(req)
 }
 
