@@ -34,6 +34,11 @@ func (t *Tool) apply(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(root, "apply")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if a, ok, err := readApplied(root); err != nil {
 		return err
 	} else if ok {

@@ -41,6 +41,13 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *update { // only a check that writes its verdicts changes the tree
+		unlock, err := t.lockTree(root, "check")
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
 	chapters, err := pickChapters(cat, names)
 	if err != nil {
 		return err

@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"slices"
 	"time"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
@@ -62,8 +61,6 @@ var commands = []struct {
 	name, args, summary string
 	run                 func(t *Tool, ctx context.Context, args []string) error
 }{
-	// Every command that changes the tree, drill's state or the verdict
-	// files holds the tree's lock while it runs (see lockingCommands).
 	// The learner's track.
 	{"exercises", "[CHAPTER] [--json]", "every exercise with its kind (fix, test, build) and your status", (*Tool).exercisesCmd},
 	{"start", "NAME", "begin an exercise: its chapter goes red until you are done", (*Tool).start},
@@ -99,7 +96,7 @@ func (t *Tool) Run(ctx context.Context, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		err := t.locked(c.name, args[1:], func() error { return c.run(t, ctx, args[1:]) })
+		err := c.run(t, ctx, args[1:])
 		var u *usageError
 		switch {
 		case err == nil:
@@ -125,40 +122,13 @@ func (t *Tool) Run(ctx context.Context, args []string) int {
 	return cli.Misuse(t.Stderr, "drill", msg, args)
 }
 
-// lockingCommands change the working tree, drill's state or the committed
-// verdict files, so two of them on one tree at once would each read what
-// the other is changing. The rest only read.
-var lockingCommands = map[string]bool{
-	"start": true, "verify": true, "watch": true, "reset": true, "grade": true,
-	"apply": true, "restore": true, "check": true, "mutate": true,
-}
-
-// locked runs run holding the tree's drill lock if command changes the
-// tree. A request for help takes no lock, and neither does a command run
-// outside any course tree (it fails on its own, or needs none).
-func (t *Tool) locked(command string, args []string, run func() error) error {
-	if !lockingCommands[command] || slices.ContainsFunc(args, isHelpFlag) {
-		return run()
-	}
-	root, err := t.root()
-	if err != nil {
-		return run()
-	}
-	unlock, err := exercise.Lock(root, command)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return run()
-}
-
-// isHelpFlag reports whether arg asks for help.
-func isHelpFlag(arg string) bool {
-	switch arg {
-	case "-h", "-help", "--help":
-		return true
-	}
-	return false
+// lockTree takes the tree's drill lock for command, once its arguments
+// are read (a misuse is told as such, whoever holds the lock): every
+// command that changes the working tree, drill's state or the committed
+// verdict files holds it, so two of them on one tree at once never read
+// what the other is changing. It returns the function that releases it.
+func (t *Tool) lockTree(root, command string) (func(), error) {
+	return exercise.Lock(root, command)
 }
 
 // origin is the prefix a package's sentinel errors carry ("exercise: ");

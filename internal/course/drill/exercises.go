@@ -5,8 +5,10 @@ package drill
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -31,7 +33,8 @@ func (t *Tool) exercisesCmd(_ context.Context, args []string) error {
 		"Lists the exercises, chapter by chapter, with their kind (fix, test, build) and your\n"+
 			"status: todo; started; done (your solution is saved and verified here); saved (your\n"+
 			"solution is saved but not verified in this checkout: go run ./tools/drill grade);\n"+
-			"edited (not started, yet a file it touches differs from the shipped code: reset it).", t.Stderr)
+			"edited (not started, yet a file it touches differs from the shipped code: reset it);\n"+
+			"outdated (saved by an older drill, which grade does not count: start it and verify again).", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -98,6 +101,26 @@ func (t *Tool) writeExercises(set *exercise.Set, entries []exerciseEntry) {
 	if saved > 0 {
 		fmt.Fprintf(t.Stdout, "%d more saved but not verified in this checkout: go run ./tools/drill grade\n", saved)
 	}
+	if lost := unrecordedHint(set, nil); lost != "" {
+		fmt.Fprintln(t.Stdout, strings.ToUpper(lost[:1])+lost[1:])
+	}
+}
+
+// unrecordedHint says which exercises look started with no record of it
+// (drill's state folder lost mid-exercise), and the one command that
+// recovers; "" if none does. If e is not nil, the hint is about e.
+func unrecordedHint(set *exercise.Set, e *exercise.Exercise) string {
+	lost, err := exercise.Unrecorded(set)
+	if err != nil || len(lost) == 0 {
+		return ""
+	}
+	if e != nil && slices.Contains(lost, e) {
+		lost[0] = e
+	}
+	files, _ := set.Files(lost[0])
+	return fmt.Sprintf("%s differs from the shipped code with no record of a start (was %s/ removed mid-exercise?): "+
+		"go run ./tools/drill reset %s puts the shipped code back and keeps your changes aside, then start it again",
+		strings.Join(files, ", "), exercise.StateDir, lost[0].Name)
 }
 
 // exerciseSet loads the module's catalog and its exercises.
@@ -129,6 +152,9 @@ func (t *Tool) exerciseNamed(cmd string, args []string, optional bool) (*exercis
 			return nil, nil, err
 		}
 		if name = prog.Current; name == "" {
+			if lost := unrecordedHint(set, nil); lost != "" {
+				return nil, nil, errors.New("no exercise started, but " + lost)
+			}
 			return nil, nil, fmt.Errorf("no exercise started; begin one with 'go run ./tools/drill start NAME' (names: go run ./tools/drill exercises)")
 		}
 	}

@@ -90,6 +90,12 @@ func (t *Tool) grade(ctx context.Context, args []string) error {
 		if learnerRoot, err = t.root(); err != nil {
 			return err
 		}
+		// Grade marks the verified solutions in drill's state.
+		unlock, err := t.lockTree(learnerRoot, "grade")
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	} else if courseDir == "" {
 		return usagef("grading forks needs --course DIR|MODULE@VERSION: the course every fork is graded against")
 	}

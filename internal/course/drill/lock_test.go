@@ -73,3 +73,38 @@ func TestMutateRefusesWhileAnExerciseIsStarted(t *testing.T) {
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Contains(errOut, "exercise fix-ceiling is started"), "mutate must not judge a tree that is red on purpose: %s", errOut)
 }
+
+func TestALostStateFolderNamesTheStartedExerciseAndTheWayBack(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	code, _, errOut := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), errOut)
+	assert.NilError(t, os.RemoveAll(filepath.Join(root, exercise.StateDir)))
+
+	want := "internal/counter/counter.go differs from the shipped code with no record of a start"
+	code, _, errOut = runTool(t, root, "verify")
+	assert.Check(t, cmp.Equal(code, 1))
+	assert.Check(t, cmp.Contains(errOut, want), "verify with drill's state lost names the exercise: %s", errOut)
+	assert.Check(t, cmp.Contains(errOut, "go run ./tools/drill reset fix-ceiling"), "and the one command that recovers: %s", errOut)
+
+	code, out, _ := runTool(t, root, "exercises")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(out, "go run ./tools/drill reset fix-ceiling"), out)
+
+	code, _, errOut = runTool(t, root, "reset", "fix-ceiling")
+	assert.Check(t, cmp.Equal(code, 0), errOut)
+	assert.Check(t, cmp.Equal(readFile(t, root, counterFile), readFile(t, fixtureRoot(t), counterFile)), "reset brings the shipped code back")
+}
+
+func TestProgressCountsCommittedSolutionsInAFreshClone(t *testing.T) {
+	t.Parallel()
+	fork := solvedFork(t)
+	clone := t.TempDir()
+	git(t, clone, "clone", "-q", fork, ".")
+	code, out, _ := runTool(t, clone, "progress")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(out, "1 of 3 exercises solved, 0 of them verified in this tree"), "a committed solution counts in a fresh clone:\n%s", out)
+	code, out, _ = runTool(t, fork, "progress")
+	assert.Check(t, cmp.Equal(code, 0))
+	assert.Check(t, cmp.Contains(out, "1 of 3 exercises solved, 1 of them verified in this tree"), out)
+}

@@ -39,6 +39,11 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(root, "mutate")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	// A started exercise or an applied weakening would judge every mutant
 	// against a tree that is red on purpose, and rewrite its verdicts.
 	if err := treeAsShipped(root); err != nil {

@@ -21,9 +21,10 @@ func (t *Tool) progress(_ context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON document instead of a table")
 	names, err := parseArgs(fs, args, "[--json]",
 		"Shows your progress per chapter: exercises done, hints used, and the last score of each\n"+
-			"test exercise. Done counts only solutions saved under chapters/*/solutions/ and verified\n"+
-			"in this checkout (by verify, or by 'go run ./tools/drill grade', which is what your\n"+
-			"fork's CI runs). With GITHUB_STEP_SUMMARY set, the table is appended there too.", t.Stderr)
+			"test exercise. Solved counts your solutions saved under chapters/*/solutions/, committed\n"+
+			"or not: what grade checks. Verified counts those verified in this checkout (by verify,\n"+
+			"or by 'go run ./tools/drill grade'). With GITHUB_STEP_SUMMARY set, the table is\n"+
+			"appended there too.", t.Stderr)
 	if err != nil {
 		return err
 	}
@@ -71,9 +72,9 @@ func scores(cp exercise.ChapterProgress) string {
 // writeProgress prints s as a table.
 func writeProgress(w io.Writer, s exercise.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHAPTER\tDONE\tHINTS\tTEST SCORES")
+	fmt.Fprintln(tw, "CHAPTER\tSOLVED\tVERIFIED HERE\tHINTS\tTEST SCORES")
 	for _, cp := range s.Chapters {
-		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%s\n", cp.Chapter, cp.Done, cp.Exercises, cp.Hints, scores(cp))
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%s\n", cp.Chapter, cp.Solved, cp.Exercises, cp.Done, cp.Hints, scores(cp))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%s\n", progressLineOf(s))
@@ -81,7 +82,10 @@ func writeProgress(w io.Writer, s exercise.Summary) {
 
 // progressLineOf is the one-line total.
 func progressLineOf(s exercise.Summary) string {
-	line := fmt.Sprintf("%d of %d exercises done, %d hints used", s.Done, s.Exercises, s.Hints)
+	line := fmt.Sprintf("%d of %d exercises solved, %d of them verified in this tree, %d hints used", s.Solved, s.Exercises, s.Done, s.Hints)
+	if s.Solved > s.Done {
+		line += " (go run ./tools/drill grade verifies the rest)"
+	}
 	if s.Current != "" {
 		line += "; current: " + s.Current
 	}
@@ -95,9 +99,9 @@ func appendProgress(file string, s exercise.Summary) error {
 		return err
 	}
 	fmt.Fprintf(f, "## Learner progress\n\n%s\n\n", progressLineOf(s))
-	fmt.Fprintf(f, "| chapter | done | hints | test scores |\n|---|---:|---:|---|\n")
+	fmt.Fprintf(f, "| chapter | solved | verified here | hints | test scores |\n|---|---:|---:|---:|---|\n")
 	for _, cp := range s.Chapters {
-		fmt.Fprintf(f, "| %s | %d/%d | %d | %s |\n", cp.Chapter, cp.Done, cp.Exercises, cp.Hints, mdCell(scores(cp)))
+		fmt.Fprintf(f, "| %s | %d/%d | %d | %d | %s |\n", cp.Chapter, cp.Solved, cp.Exercises, cp.Done, cp.Hints, mdCell(scores(cp)))
 	}
 	return f.Close()
 }

@@ -28,6 +28,11 @@ func (t *Tool) reset(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(set.Root, "reset")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	aside, err := exercise.Reset(ctx, set, e)
 	for _, a := range aside {
 		fmt.Fprintf(t.Stdout, "kept your work aside: %s\n", a)

@@ -33,6 +33,11 @@ func (t *Tool) restore(_ context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(root, "restore")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	a, ok, err := readApplied(root)
 	if err != nil {
 		return err

@@ -29,6 +29,11 @@ func (t *Tool) start(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(set.Root, "start")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if a, ok, err := readApplied(set.Root); err != nil {
 		return err
 	} else if ok {

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/fencelab/fencelab/internal/course/exercise"
 )
@@ -29,6 +30,11 @@ func (t *Tool) verify(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(set.Root, "verify")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	v, err := t.verifyOnce(ctx, set, e, nil)
 	if err != nil {
 		return err
@@ -46,6 +52,9 @@ func (t *Tool) verifyOnce(ctx context.Context, set *exercise.Set, e *exercise.Ex
 	defer r.Close()
 	v, err := exercise.Verify(ctx, set, r, e, exercise.Options{Step: step})
 	if errors.Is(err, exercise.ErrNotStarted) {
+		if lost, _ := exercise.Unrecorded(set); slices.Contains(lost, e) {
+			return nil, fmt.Errorf("%s %w, but %s", e.Name, errNotStarted, unrecordedHint(set, e))
+		}
 		return nil, fmt.Errorf("%s %w: go run ./tools/drill start %s", e.Name, errNotStarted, e.Name)
 	}
 	return v, err

@@ -31,6 +31,11 @@ func (t *Tool) watch(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	unlock, err := t.lockTree(set.Root, "watch")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dirs := []string{filepath.Join(set.Root, "internal"), filepath.Join(set.Root, "chapters", e.Chapter)}
 	fmt.Fprintf(t.Stdout, "watching internal/ and chapters/%s/ to grade %s on every save (Ctrl-C stops)\n", e.Chapter, e.Name)
 

@@ -5,7 +5,10 @@ package exercise
 // start is started, files that differ from the shipped code without a
 // recorded start are edited (reset puts them back).
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Status is where a learner is with one exercise.
 type Status string
@@ -22,7 +25,14 @@ const (
 	Saved Status = "saved"
 	// Done: a saved solution, verified in this checkout as it is now.
 	Done Status = "done"
+	// Outdated: a solution saved by an older drill (a diff against the
+	// shipped code): grade does not count it; saved again, it does.
+	Outdated Status = "outdated"
 )
+
+// Solved reports whether st is a solution grade would try: saved in the
+// current format, verified here or not.
+func (st Status) Solved() bool { return st == Done || st == Saved }
 
 // verifiedFile is the state file naming the solutions verified here.
 const verifiedFile = "verified.json"
@@ -46,6 +56,24 @@ func markVerified(root, name, digest string) error {
 	}
 	v[name] = digest
 	return WriteState(root, verifiedFile, v)
+}
+
+// Unrecorded returns the exercises of set whose files differ from the
+// shipped code while drill has no record of starting them: an exercise
+// started before drill's state folder was lost, or the learner's own
+// edit. Reset puts them back, keeping the changes aside.
+func Unrecorded(set *Set) ([]*Exercise, error) {
+	status, err := Statuses(set)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Exercise
+	for _, e := range set.Exercises {
+		if status[e.Name] == Edited {
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }
 
 // Statuses returns the status of every exercise of set.
@@ -76,7 +104,10 @@ func statusOf(set *Set, e *Exercise, verified map[string]string, shipped Shipped
 	} else if ok {
 		return Started, nil
 	}
-	if _, data, err := LoadSolution(set.Root, e); err == nil {
+	if sol, data, err := LoadSolution(set.Root, e); err == nil {
+		if !sol.FromStart && slices.ContainsFunc(sol.Parts, func(p Part) bool { return p.Diff }) {
+			return Outdated, nil
+		}
 		if verified[e.Name] == Digest(data) {
 			return Done, nil
 		}

@@ -5,17 +5,21 @@ package exercise
 
 // Summary is the learner's progress over every exercise.
 type Summary struct {
-	Current   string            `json:"current,omitempty"`
-	Exercises int               `json:"exercises"`
-	Done      int               `json:"done"`
-	Hints     int               `json:"hints"`
-	Chapters  []ChapterProgress `json:"chapters"`
+	Current   string `json:"current,omitempty"`
+	Exercises int    `json:"exercises"`
+	// Solved counts the solutions saved in the current format: what grade
+	// checks. Done counts those of them verified in this tree.
+	Solved   int               `json:"solved"`
+	Done     int               `json:"done"`
+	Hints    int               `json:"hints"`
+	Chapters []ChapterProgress `json:"chapters"`
 }
 
 // ChapterProgress is the learner's progress in one chapter.
 type ChapterProgress struct {
 	Chapter   string      `json:"chapter"`
 	Exercises int         `json:"exercises"`
+	Solved    int         `json:"solved"`
 	Done      int         `json:"done"`
 	Started   int         `json:"started"`
 	Hints     int         `json:"hints"`
@@ -32,8 +36,9 @@ type TestScore struct {
 
 // Summarize sums the learner's progress up over the exercises of set,
 // chapter by chapter, in catalog order; chapters without exercises are
-// left out. Done counts verified solutions only (see Statuses); hints and
-// scores come from the working record.
+// left out. Solved counts saved solutions, committed or not, and Done
+// those verified in this tree (see Statuses); hints and scores come from
+// the working record.
 func Summarize(set *Set, prog *Progress, status map[string]Status) Summary {
 	s := Summary{Current: prog.Current, Chapters: []ChapterProgress{}}
 	for _, ch := range set.Catalog.Chapters {
@@ -43,6 +48,9 @@ func Summarize(set *Set, prog *Progress, status map[string]Status) Summary {
 		}
 		cp := ChapterProgress{Chapter: ch.Name, Exercises: len(es), Tests: []TestScore{}}
 		for _, e := range es {
+			if status[e.Name].Solved() {
+				cp.Solved++
+			}
 			switch status[e.Name] {
 			case Done:
 				cp.Done++
@@ -60,6 +68,7 @@ func Summarize(set *Set, prog *Progress, status map[string]Status) Summary {
 		}
 		s.Exercises += cp.Exercises
 		s.Done += cp.Done
+		s.Solved += cp.Solved
 		s.Hints += cp.Hints
 		s.Chapters = append(s.Chapters, cp)
 	}
