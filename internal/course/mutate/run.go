@@ -248,6 +248,9 @@ func (m *measurement) reuse() {
 		}
 		r := &m.results[i]
 		r.Verdict, r.Reused = s.Verdict, true
+		if s.Verdict == Killed {
+			r.KilledBy = s.killedBy()
+		}
 		excuse(r, m.excuses, m.rep)
 	}
 }
@@ -271,7 +274,7 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		r.Verdict, r.KilledBy, r.Reason, r.Seconds, r.Reused = j.Verdict, j.KilledBy, j.Reason, j.Seconds, false
 		m.fresh[i] = j.Verdict
 		if r.Verdict == Killed || r.Verdict == Survived {
-			m.stored[r.ID] = stored{Verdict: r.Verdict, Key: m.keys[i]}
+			m.stored[r.ID] = stored{Verdict: r.Verdict, Key: m.keys[i], Killer: killerToken(r.KilledBy)}
 		}
 		excuse(r, m.excuses, m.rep)
 		if m.cfg.OnResult != nil {

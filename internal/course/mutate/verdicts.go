@@ -28,6 +28,11 @@ const VerdictDir = "chapters/mutant-verdicts"
 type stored struct {
 	Verdict Verdict
 	Key     string
+	// Killer is, for a killed mutant, the judge and the test that failed
+	// first ("judge:TestName", with "/script" for a script), so a reused
+	// verdict names its killing test as a fresh one does; "" if unknown
+	// (a timeout, a crash, or a verdict stored before killers were kept).
+	Killer string
 }
 
 // ErrBadVerdicts is wrapped by every malformed line of a verdict file.
@@ -58,15 +63,49 @@ func readVerdicts(root string, pkgs []string) (map[string]stored, error) {
 }
 
 // parseVerdicts adds the lines of one verdict file to out: `ID VERDICT
-// KEY`, blank lines and # comments ignored.
+// KEY [KILLER]`, blank lines and # comments ignored.
 func parseVerdicts(data []byte, out map[string]stored) error {
 	for n, f := range variant.Records(data) {
-		if len(f) != 3 || Verdict(f[1]) != Killed && Verdict(f[1]) != Survived {
-			return fmt.Errorf("%w: line %d: want `ID killed|survived KEY`", ErrBadVerdicts, n)
+		ok := len(f) == 3 && (Verdict(f[1]) == Killed || Verdict(f[1]) == Survived) ||
+			len(f) == 4 && Verdict(f[1]) == Killed
+		if !ok {
+			return fmt.Errorf("%w: line %d: want `ID killed KEY [JUDGE:TEST]` or `ID survived KEY`", ErrBadVerdicts, n)
 		}
-		out[f[0]] = stored{Verdict: Verdict(f[1]), Key: f[2]}
+		s := stored{Verdict: Verdict(f[1]), Key: f[2]}
+		if len(f) == 4 {
+			s.Killer = f[3]
+		}
+		out[f[0]] = s
 	}
 	return nil
+}
+
+// killerToken is the stored form of a judgement's killed_by ("judge:
+// TestName/sub: why"): "judge:TestName", with "/script" for a script; ""
+// for a kill outside any test (a timeout, a crash).
+func killerToken(killedBy string) string {
+	judge, by, ok := strings.Cut(killedBy, ": ")
+	if !ok {
+		return ""
+	}
+	k, ok := killerOf(judge, by)
+	if !ok || strings.ContainsAny(judge+k.test+k.script, " \t\n") {
+		return ""
+	}
+	tok := k.judge + ":" + k.test
+	if k.script != "" {
+		tok += "/" + k.script
+	}
+	return tok
+}
+
+// killedBy is a stored killer as a result's killed_by: "judge: TestName".
+func (s stored) killedBy() string {
+	judge, test, ok := strings.Cut(s.Killer, ":")
+	if !ok {
+		return ""
+	}
+	return judge + ": " + test
 }
 
 // writeVerdicts writes the verdict file of package folder pkg: every
@@ -84,7 +123,12 @@ func writeVerdicts(root, pkg string, entries map[string]stored) error {
 	b.WriteString("# is reused while its key (the mutant, its function's source, the test side of\n")
 	b.WriteString("# the chapters that judge it, its excuse) holds. Written by drill mutate; do not edit.\n")
 	for _, id := range sortedKeys(entries) {
-		fmt.Fprintf(&b, "%s %s %s\n", id, entries[id].Verdict, entries[id].Key)
+		e := entries[id]
+		if e.Verdict == Killed && e.Killer != "" {
+			fmt.Fprintf(&b, "%s %s %s %s\n", id, e.Verdict, e.Key, e.Killer)
+			continue
+		}
+		fmt.Fprintf(&b, "%s %s %s\n", id, e.Verdict, e.Key)
 	}
 	return variant.WriteFile(name, []byte(b.String()))
 }

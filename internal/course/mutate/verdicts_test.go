@@ -113,6 +113,19 @@ func TestVerdictsCarryOverAndOnlyWhatChangedIsJudged(t *testing.T) {
 	rewritten, err := os.ReadFile(verdictFile(root, "internal/ledger"))
 	assert.NilError(t, err)
 	assert.Equal(t, string(rewritten), string(file), "a run that judged nothing rewrote the verdict file differently")
+	// A reused kill names its killing test, as the fresh one did.
+	killedBy := map[string]string{}
+	for _, r := range first.Mutants {
+		killedBy[r.ID] = r.KilledBy
+	}
+	named := 0
+	for _, r := range second.Mutants {
+		if r.Verdict == Killed && r.KilledBy != "" {
+			named++
+			assert.Check(t, strings.HasPrefix(killedBy[r.ID], r.KilledBy), "%s reused: killed_by %q; judged fresh it was %q", r.ID, r.KilledBy, killedBy[r.ID])
+		}
+	}
+	assert.Check(t, named > 0, "no reused kill named its killing test")
 
 	full, _ := measure(t, root, Config{Full: true})
 	ids, got := judged(full)
