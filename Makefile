@@ -88,9 +88,12 @@ prove-exercises:
 journey:
 	$(GO) test -count=1 -timeout 30m -run '^TestJourneyOfALearnerHoldsFromExerciseToExercise$$' ./internal/course/drill/ -journey
 
-## grade: every saved solution verified again from the shipped code (a fork's CI).
+## grade: every saved solution verified again from its exercise's starting point.
+# ARGS="--course DIR" grades against a clean clone of the course instead
+# of this tree's own tests and tools (a fork's CI grades against a pinned
+# release, MODULE@VERSION).
 grade:
-	$(GO) run ./tools/drill grade
+	$(GO) run ./tools/drill grade $(ARGS)
 
 ## bench: the cost of fencing, as the fenced cycle against the naive one in the same run.
 bench:
