@@ -5,9 +5,11 @@ package drill
 // a lock whose holder is gone is taken over.
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -107,4 +109,29 @@ func TestProgressCountsCommittedSolutionsInAFreshClone(t *testing.T) {
 	code, out, _ = runTool(t, fork, "progress")
 	assert.Check(t, cmp.Equal(code, 0))
 	assert.Check(t, cmp.Contains(out, "1 of 3 exercises solved, 1 of them verified in this tree"), out)
+}
+
+func TestTheStateFolderHoldsNoCopyOfTheShippedFile(t *testing.T) {
+	t.Parallel()
+	root := committedFixture(t)
+	shipped := readFile(t, root, counterFile)
+	code, _, errOut := runTool(t, root, "start", "fix-ceiling")
+	assert.Assert(t, cmp.Equal(code, 0), errOut)
+	err := filepath.WalkDir(filepath.Join(root, exercise.StateDir), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		assert.NilError(t, err)
+		for _, form := range []string{shipped, base64.StdEncoding.EncodeToString([]byte(shipped))} {
+			assert.Check(t, !strings.Contains(string(data), form), "%s holds a copy of the shipped %s: one diff away from the fault", p, counterFile)
+		}
+		return nil
+	})
+	assert.NilError(t, err)
+	// Done, the shipped code comes back all the same (from git).
+	writeFile(t, root, counterFile, strings.Replace(readFile(t, root, counterFile), ceilingFault, "\tif c.n+1 > c.ceiling {\n", 1))
+	code, _, errOut = runTool(t, root, "verify")
+	assert.Assert(t, cmp.Equal(code, 0), errOut)
+	assert.Check(t, cmp.Equal(readFile(t, root, counterFile), shipped), "once done, the file is as shipped")
 }

@@ -262,6 +262,10 @@ func copyCourse(ctx context.Context, src, dst string) error {
 		if err := os.WriteFile(filepath.Join(dst, filepath.FromSlash(file)), data, 0o644); err != nil {
 			return err
 		}
+		// The copy has no git: reset and verify find the shipped bytes here.
+		if err := variant.WriteFile(statePath(dst, shippedStore, BlobID(data)), data); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -7,11 +7,11 @@ package exercise
 // its reference turns it green) is proof_test.go, behind -proof.
 
 import (
-	"strings"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"

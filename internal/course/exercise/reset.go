@@ -112,6 +112,19 @@ func shippedBytes(ctx context.Context, root, file string, shipped Shipped, w *Wo
 	return shipped.Bytes(ctx, root, root, file)
 }
 
+// undoEdit puts the file ed changed back as shipped, or removes it if
+// drill created it.
+func undoEdit(ctx context.Context, root string, ed Edit, shipped Shipped, w *Work) error {
+	if ed.Created() {
+		return ed.Undo(root)
+	}
+	data, err := shippedBytes(ctx, root, ed.File, shipped, w)
+	if err != nil {
+		return err
+	}
+	return ed.Write(root, data)
+}
+
 // startLeft reports whether cur is exactly what w's start wrote to file:
 // a stub or a fault nobody worked on is not worth keeping.
 func startLeft(w *Work, file string, cur []byte) bool {

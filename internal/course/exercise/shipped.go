@@ -25,6 +25,11 @@ import (
 	"strings"
 )
 
+// shippedStore is the folder under StateDir where a grading's scratch
+// copy, which has no git history, keeps the shipped files by blob id. A
+// learner's tree has none: git holds them there.
+const shippedStore = "shipped"
+
 // ShippedFile is the list of shipped files, relative to the module root.
 const ShippedFile = "chapters/shipped.sum"
 
@@ -148,14 +153,18 @@ func (s Shipped) Differs(root string, files []string) ([]string, error) {
 	return out, nil
 }
 
-// Bytes returns file as shipped: the file itself if it is, else the blob
-// from the history of the git repository at gitRoot.
+// Bytes returns file as shipped: the file itself if it is, else a copy
+// in root's shipped store (a grading's scratch copy keeps one, having no
+// git), else the blob from the history of the git repository at gitRoot.
 func (s Shipped) Bytes(ctx context.Context, root, gitRoot, file string) ([]byte, error) {
 	id, ok := s[file]
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", file, ErrNotShipped)
 	}
 	if data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file))); err == nil && BlobID(data) == id {
+		return data, nil
+	}
+	if data, err := os.ReadFile(statePath(root, shippedStore, id)); err == nil && BlobID(data) == id {
 		return data, nil
 	}
 	cmd := exec.CommandContext(ctx, "git", "cat-file", "blob", id)

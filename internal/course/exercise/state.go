@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -146,8 +147,18 @@ func LoadWork(root, name string) (w *Work, ok bool, err error) {
 	return w, true, nil
 }
 
-// save writes w.
-func (w *Work) save(root string) error { return WriteState(root, "work/"+w.Exercise+".json", w) }
+// save writes w, without the shipped bytes of the files it edited: a
+// copy of the shipped file in drill's state would print the hidden fault
+// with one diff. Their blob ids and git's history bring them back
+// (shippedBytes).
+func (w *Work) save(root string) error {
+	kept := *w
+	kept.Edits = slices.Clone(w.Edits)
+	for i := range kept.Edits {
+		kept.Edits[i].Original = nil
+	}
+	return WriteState(root, "work/"+w.Exercise+".json", &kept)
+}
 
 // forget removes w's record and its cached chaffs.
 func (w *Work) forget(root string) error {

@@ -121,8 +121,12 @@ func finish(ctx context.Context, set *Set, e *Exercise, w *Work, v *Verdict) (st
 	if aside != "" {
 		v.Notes = append(v.Notes, "your earlier solution, which differs from this one, is kept in "+aside)
 	}
+	shipped, err := LoadShipped(root)
+	if err != nil {
+		return "", err
+	}
 	for _, ed := range w.Edits {
-		if err := ed.Undo(root); err != nil {
+		if err := undoEdit(ctx, root, ed, shipped, w); err != nil {
 			return "", fmt.Errorf("put %s back as shipped: %w (your solution is saved in %s)", ed.File, err, e.SolutionFile())
 		}
 	}
