@@ -70,7 +70,11 @@ func (e *Exercise) parseHeader(comment []byte) error {
 		case "expect":
 			e.Expect = l.Value
 		case "fault":
-			e.Fault = l.Value
+			fault, err := decodeFault(l.Value)
+			if err != nil {
+				return fmt.Errorf("%w: line %d: %w", ErrMalformed, l.Line, err)
+			}
+			e.Fault = fault
 		case "file":
 			e.File = l.Value
 		case "func":

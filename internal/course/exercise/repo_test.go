@@ -287,3 +287,22 @@ func bodyLines(t *testing.T, file string, src []byte, name string) []string {
 	}
 	return out
 }
+
+// TestNoExerciseFileNamesItsFaultInPlainText: a learner reads the exercise
+// files, and a fault named there is one `drill show` or one search from
+// its lines. Each fix exercise holds its fault encoded, and it decodes to
+// a weakening or a mutant the course knows.
+func TestNoExerciseFileNamesItsFaultInPlainText(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	for _, e := range set.Exercises {
+		if e.Kind != Fix {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(set.Root, filepath.FromSlash(e.Path)))
+		assert.NilError(t, err)
+		assert.Check(t, !strings.Contains(string(data), e.Fault), "%s names its fault %s in plain text; write it as fault: %s", e.Path, e.Fault, HideFault(e.Fault))
+		_, err = set.ShippedFiles(e)
+		assert.Check(t, err == nil, "%s: its fault %s is no weakening or mutant of the course", e.Path, e.Fault)
+	}
+}
