@@ -49,6 +49,10 @@ type ChapterTest struct {
 	Chapter string `json:"chapter"`
 	Test    string `json:"test"`
 	Reason  string `json:"reason,omitempty"`
+	// FailsUnder (a test never failing) names the weakenings of its
+	// chapter it does fail under when run: its name belongs on one of
+	// their tests: lines.
+	FailsUnder []string `json:"fails_under,omitempty"`
 }
 
 // Baseline is a chapter's tests run without any weakening.
@@ -152,7 +156,9 @@ func Check(ctx context.Context, r *variant.Runner, chapters []*weakening.Chapter
 			return nil, err
 		}
 		rep.neverFailing(ch, baselines[i], tally.failed[ch.Name], learner)
+		rep.unnamedInText(r.Root, ch)
 	}
+	suggestWeakenings(ctx, r, queue, shared, rep)
 	if c != nil {
 		c.checkSample(rep)
 		if opts.Stored.Update {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/fencelab/fencelab/internal/course/check"
+	"github.com/fencelab/fencelab/internal/course/exercise"
 	"github.com/fencelab/fencelab/internal/course/variant"
 	"github.com/fencelab/fencelab/internal/course/weakening"
 )
@@ -72,6 +73,16 @@ func (t *Tool) check(ctx context.Context, args []string) error {
 	rep, err := check.Check(ctx, r, chapters, check.Options{Progress: p, Stored: &stored})
 	if err != nil {
 		return err
+	}
+	// The exercises are the learner track's, a layer above the check: an
+	// exercise its chapter's text never names fails the check all the same.
+	if set, err := exercise.Load(cat); err == nil {
+		for _, ch := range chapters {
+			for _, p := range exercise.UnnamedInText(set, ch.Name) {
+				rep.Problems = append(rep.Problems, p)
+				rep.OK = false
+			}
+		}
 	}
 	return t.reportCheck(rep, *asJSON)
 }

@@ -260,3 +260,49 @@ func TestACourseVersionComesThroughTheGoCommand(t *testing.T) {
 	assert.Check(t, cmp.Equal(code, 1))
 	assert.Check(t, cmp.Contains(stderr.String(), "the go command could not fetch it"), stderr.String())
 }
+
+func TestCheckNamesTheWeakeningANewTestBelongsTo(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	writeNew(t, root, "chapters/ch03_green/more_test.go", `package greenchapter
+
+import (
+	"errors"
+	"testing"
+
+	"example.com/drillfixture/internal/counter"
+)
+
+func TestCeilingOfTwoHolds(t *testing.T) {
+	c := counter.New(2)
+	c.Add()
+	c.Add()
+	if err := c.Add(); !errors.Is(err, counter.ErrFull) {
+		t.Errorf("third Add on a ceiling of 2 = %v; want ErrFull", err)
+	}
+}
+`)
+	code, out, _ := runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 1), "a test no weakening names fails the check:\n%s", out)
+	assert.Check(t, cmp.Contains(out, "ch03_green  TestCeilingOfTwoHolds: it fails under ceiling-ignored; add TestCeilingOfTwoHolds to the tests: line of chapters/ch03_green/weakenings/ceiling-ignored.txtar"), out)
+}
+
+func TestCheckFailsOnAWeakeningItsChapterTextNeverNames(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	readme := "chapters/ch03_green/README.md"
+	writeFile(t, root, readme, strings.Replace(readFile(t, root, readme), "go run ./tools/drill try ceiling-ignored", "try it", 1))
+	code, out, _ := runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 1), "a weakening no text teaches fails the check:\n%s", out)
+	assert.Check(t, cmp.Contains(out, "chapters/ch03_green/README.md never names weakening ceiling-ignored"), out)
+}
+
+func TestCheckFailsOnAnExerciseItsChapterTextNeverNames(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	readme := "chapters/ch03_green/README.md"
+	writeFile(t, root, readme, strings.Replace(readFile(t, root, readme), "go run ./tools/drill start build-add", "build it", 1))
+	code, out, _ := runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 1), "an exercise no text names fails the check:\n%s", out)
+	assert.Check(t, cmp.Contains(out, "chapters/ch03_green/README.md never names exercise build-add"), out)
+}

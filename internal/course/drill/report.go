@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/fencelab/fencelab/internal/course/check"
+	"github.com/fencelab/fencelab/internal/course/weakening"
 )
 
 // progressLine is the line printed as one weakening's verdict arrives.
@@ -47,9 +48,9 @@ func writeTable(w io.Writer, rep *check.Report) {
 		}
 	}
 	if len(rep.NeverFailing) > 0 {
-		fmt.Fprintf(w, "\nTests no weakening made fail (add a weakening they catch, or a reason in the chapter's weakenings/never-failing.txt):\n")
+		fmt.Fprintf(w, "\nTests no weakening made fail (name them on the tests: line of a weakening they fail under, add a weakening they catch, or give a reason in the chapter's weakenings/never-failing.txt):\n")
 		for _, ct := range rep.NeverFailing {
-			fmt.Fprintf(w, "  %s  %s\n", ct.Chapter, ct.Test)
+			fmt.Fprintf(w, "  %s  %s%s\n", ct.Chapter, ct.Test, failsUnderHint(ct))
 		}
 	}
 	if len(rep.Learner) > 0 {
@@ -71,6 +72,16 @@ func writeTable(w io.Writer, rep *check.Report) {
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", summary(rep))
+}
+
+// failsUnderHint says which weakening's tests: line should name a test
+// that never failed only because no line names it.
+func failsUnderHint(ct check.ChapterTest) string {
+	if len(ct.FailsUnder) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(": it fails under %s; add %s to the tests: line of %s/%s/%s/%s.txtar",
+		strings.Join(ct.FailsUnder, ", "), ct.Test, weakening.ChaptersDir, ct.Chapter, weakening.Dir, ct.FailsUnder[0])
 }
 
 // summary is the one-line outcome.

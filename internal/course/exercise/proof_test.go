@@ -46,7 +46,11 @@ var (
 // proved again, chosen at random.
 func chosen(t *testing.T, set *exercise.Set, keys, stored map[string]string) []*exercise.Exercise {
 	var prove, reused []*exercise.Exercise
+	matched := 0
 	for _, e := range set.Exercises {
+		if strings.Contains(e.Name, *proofOnly) {
+			matched++
+		}
 		switch {
 		case !strings.Contains(e.Name, *proofOnly):
 		case !*proofFull && stored[e.Name] == keys[e.Name]:
@@ -55,6 +59,9 @@ func chosen(t *testing.T, set *exercise.Set, keys, stored map[string]string) []*
 			prove = append(prove, e)
 		}
 	}
+	// A filter that names no exercise would prove nothing and pass: a typo
+	// must not read as a proof.
+	assert.Assert(t, matched > 0, "-proof.run=%q matches no exercise; the names: go run ./tools/drill exercises", *proofOnly)
 	again, seed := variant.Sample(reused, *proofSample, *proofSeed)
 	t.Logf("proving %d exercises whose proof is not stored or no longer holds; reusing %d stored proofs, "+
 		"%d of them proved again (-proof.seed %d)", len(prove), len(reused), len(again), seed)

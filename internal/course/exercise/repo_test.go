@@ -93,9 +93,6 @@ func TestEveryChapterOffersEachKind(t *testing.T) {
 	}
 }
 
-// startLine matches the command a chapter README gives for an exercise.
-var startLine = regexp.MustCompile(`go run \./tools/drill start +([a-z0-9-]+)`)
-
 func TestChapterReadmesNameTheirExercises(t *testing.T) {
 	t.Parallel()
 	set := repoSet(t)
@@ -107,14 +104,9 @@ func TestChapterReadmesNameTheirExercises(t *testing.T) {
 			}
 			continue
 		}
-		var named []string
-		for _, m := range startLine.FindAllSubmatch(data, -1) {
-			named = append(named, string(m[1]))
-		}
-		for _, e := range set.InChapter(ch.Name) {
-			if !slices.Contains(named, e.Name) {
-				t.Errorf("chapters/%s/README.md never says %q", ch.Name, "go run ./tools/drill start "+e.Name)
-			}
+		named := StartNames(data)
+		for _, p := range UnnamedInText(set, ch.Name) {
+			t.Error(p)
 		}
 		for _, n := range named {
 			if e, ok := set.Lookup(n); !ok || e.Chapter != ch.Name {
