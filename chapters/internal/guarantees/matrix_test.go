@@ -143,3 +143,34 @@ func TestParseRefusesACellItCannotRead(t *testing.T) {
 	assert.Check(t, err != nil, "Parse of a row titled with spaces and capitals: want an error")
 	assert.Check(t, !errors.Is(err, os.ErrNotExist))
 }
+
+// TestAMissingCellIsReportedOnceAndAGridLineInItsLinkedForm: a new row
+// without a cell is told about the cell, once; once whole, it is told the
+// grid line it wants, linked to its section as every line of the grid is.
+func TestAMissingCellIsReportedOnceAndAGridLineInItsLinkedForm(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, dir := range []string{"internal/alpha", "internal/runner", "chapters/ch01_first"} {
+		assert.NilError(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
+	}
+	assert.NilError(t, os.WriteFile(filepath.Join(root, "chapters/ch01_first/a_test.go"),
+		[]byte("package first\n\nimport \"testing\"\n\nfunc TestReal(t *testing.T) {}\n"), 0o644))
+	cols := []string{"alpha", "runner"}
+	check := func(section ...string) []string {
+		m, err := Parse(strings.Join(append([]string{"| guarantee | alpha | runner |", "| --- | --- | --- |", "", "## fresh", ""}, section...), "\n"))
+		assert.NilError(t, err)
+		var got []string
+		for _, err := range m.Check(root, cols) {
+			got = append(got, err.Error())
+		}
+		return got
+	}
+
+	got := check("- alpha: `chapters/ch01_first:TestReal`")
+	assert.Assert(t, cmp.Len(got, 1), "a row missing one cell and its grid line: %q", got)
+	assert.Check(t, cmp.Contains(got[0], "row fresh has no cell for runner"))
+
+	got = check("- alpha: `chapters/ch01_first:TestReal`", "- runner: n/a: keeps nothing")
+	assert.Assert(t, cmp.Len(got, 1), "a whole row without its grid line: %q", got)
+	assert.Check(t, cmp.Contains(got[0], "want | [fresh](#fresh) | ch01 | n/a |"), got[0])
+}

@@ -306,3 +306,18 @@ func TestCheckFailsOnAnExerciseItsChapterTextNeverNames(t *testing.T) {
 	assert.Check(t, cmp.Equal(code, 1), "an exercise no text names fails the check:\n%s", out)
 	assert.Check(t, cmp.Contains(out, "chapters/ch03_green/README.md never names exercise build-add"), out)
 }
+
+func TestASurvivingWeakeningIsGivenItsNextSteps(t *testing.T) {
+	t.Parallel()
+	root := copyFixture(t)
+	survivor := readFile(t, root, "extra/label-ignored.txtar")
+	writeNew(t, root, "chapters/ch03_green/weakenings/label-ignored.txtar", survivor)
+	readme := "chapters/ch03_green/README.md"
+	writeFile(t, root, readme, readFile(t, root, readme)+"\n    go run ./tools/drill try label-ignored\n")
+	code, out, _ := runTool(t, root, "check", "ch03")
+	assert.Check(t, cmp.Equal(code, 1), out)
+	for _, step := range []string{"label-ignored survived", "1. see what ran and what passed: go run ./tools/drill try -v label-ignored",
+		"2. if a test should catch it", "chapters/ch03_green/weakenings/label-ignored.txtar", "3. if no test of the chapter can see the mistake"} {
+		assert.Check(t, cmp.Contains(out, step), out)
+	}
+}

@@ -66,7 +66,11 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	if !*asJSON {
 		cfg.Log, cfg.OnResult = t.Stdout, progress(t.Stdout, *verbose)
 	}
+	before := treeFiles(root)
 	rep, err := mutate.Run(ctx, cfg)
+	for _, f := range sweepLitter(root, before, mutate.VerdictDir) {
+		fmt.Fprintf(t.Stderr, "drill mutate: removed %s, which a judge's test left in the tree\n", f)
+	}
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,15 @@ func writeTable(w io.Writer, rep *check.Report) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Chapter, r.Name, r.Verdict, secondsCell(r), r.Detail())
 	}
 	tw.Flush()
+	for _, r := range rep.Weakenings {
+		if r.Verdict == check.Survived {
+			fmt.Fprintf(w, "\n%s survived: the tests its tests: line names all passed with it applied. Next:\n"+
+				"  1. see what ran and what passed: go run ./tools/drill try -v %s\n"+
+				"  2. if a test should catch it, sharpen that test, or write one that fails under it, and name it on the tests: line of %s/%s/%s/%s.txtar\n"+
+				"  3. if no test of the chapter can see the mistake, change the weakening so it breaks what the tests check, or remove it from the catalog and the chapter text\n",
+				r.Name, r.Name, weakening.ChaptersDir, r.Chapter, weakening.Dir, r.Name)
+		}
+	}
 	for _, b := range rep.Baselines {
 		if !b.Passed {
 			fmt.Fprintf(w, "\nbaseline failing: %s: %s\n", b.Chapter, b.Reason)
