@@ -85,3 +85,23 @@ func TestRetryAfterRollbackReplaysAndCommitsMark(t *testing.T) {
 	assert.Check(t, cmp.Equal(d.State(), gate.State{HighestFence: 2, Units: 4, Receipts: 1}),
 		"after B's retry: want mark 2 committed, still one effect of 4 units, one receipt")
 }
+
+// TestTheMarkNeverGoesBack: a fence below the committed mark is fenced
+// every time it comes, not only the first. B applies OP-1 with fence 2;
+// A, the stale holder, calls three times with fence 1: OP-1 twice, then
+// another operation, OP-2. All are fenced, and the mark stays 2: a mark
+// that could go back would admit fence 1's writes again after fence 2's.
+func TestTheMarkNeverGoesBack(t *testing.T) {
+	t.Parallel()
+	d := gatetest.New(t)
+	g := d.Gate(gate.FenceReceipt)
+	gatetest.Apply(t, g, gate.Request{Fence: 2, Operation: "OP-1", Units: 4})
+
+	for call, op := range []string{"OP-1", "OP-1", "OP-2"} {
+		out := gatetest.Apply(t, g, gate.Request{Fence: 1, Operation: op, Units: 4})
+		assert.Check(t, cmp.Equal(out.Result, gate.Fenced),
+			"A's fence-1 call %d (%s) after B's fence 2 committed: got %s; want fenced, the mark never goes back", call+1, op, out.Result)
+		assert.Check(t, cmp.Equal(d.State(), gate.State{HighestFence: 2, Units: 4, Receipts: 1}),
+			"after A's fence-1 call %d (%s): want mark 2 and B's one effect", call+1, op)
+	}
+}
