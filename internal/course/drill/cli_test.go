@@ -30,17 +30,19 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		{"weakening-to-start", []string{"start", "ceiling-ignored"}, `^drill start: "ceiling-ignored" is a weakening of ch03_green, not an exercise: try it with 'go run ./tools/drill try ceiling-ignored'`},
 		{"exercise-to-try", []string{"try", "build-add"}, `^drill try: "build-add" is an exercise, not a weakening: begin it with 'go run ./tools/drill start build-add'`},
 		{"long-argument", []string{"start", strings.Repeat("x", 100000)}, `^drill start: unknown exercise "x{63}…": run`},
-		{"leading-zero-jobs", []string{"check", "--jobs", "010"}, `^drill check: invalid value "010" for flag -jobs: want a plain decimal integer from 0 to 256`},
+		{"leading-zero-jobs", []string{"check", "--jobs", "010"}, `^drill check: invalid value "010" for flag --jobs: want a plain decimal integer from 0 to 256`},
 		{"show-without-name", []string{"show"}, `^drill show: want exactly one weakening name, as in 'go run ./tools/drill show NAME'`},
 		{"try-two-names", []string{"try", "a", "b"}, `^drill try: want exactly one weakening name`},
 		{"unknown-weakening", []string{"try", "no-such-weakening"}, `^drill try: unknown weakening "no-such-weakening": run 'go run ./tools/drill list' for the names$`},
 		{"unknown-chapter", []string{"check", "ch09"}, `^drill check: unknown chapter "ch09": want one of ch01 \(ch01_counter\), ch02 \(ch02_red\), ch03 \(ch03_green\)$`},
-		{"unknown-flag", []string{"check", "--bogus"}, `^drill check: flag provided but not defined: -bogus \(allowed: --full, --jobs N, --json, --sample N, --seed S, --timeout DURATION, --update\)$`},
+		{"unknown-flag", []string{"check", "--bogus"}, `^drill check: flag provided but not defined: --bogus \(allowed: --full, --jobs N, --json, --sample N, --seed S, --timeout DURATION, --update\)$`},
 		{"list-two-chapters", []string{"list", "ch01", "ch02"}, `^drill list: want at most one chapter, got 2: ch01 ch02$`},
 		{"restore-with-name", []string{"restore", "ceiling-off-by-one"}, `^drill restore: takes no arguments, got "ceiling-off-by-one"`},
-		{"negative-jobs", []string{"check", "--jobs", "-1"}, `^drill check: invalid value "-1" for flag -jobs: want a plain decimal integer from 0 to 256`},
+		{"negative-jobs", []string{"check", "--jobs", "-1"}, `^drill check: invalid value "-1" for flag --jobs: want a plain decimal integer from 0 to 256`},
 		{"unknown-package", []string{"mutate", "nosuch"}, `^drill mutate: unknown package "internal/nosuch": want a mechanism package, one of counter$`},
-		{"mutate-negative-jobs", []string{"mutate", "--jobs", "-1"}, `^drill mutate: invalid value "-1" for flag -jobs: want a plain decimal integer from 0 to 256`},
+		{"seed-without-sample", []string{"check", "--seed", "5"}, `^drill check: --seed S chooses which reused verdicts --sample N judges again; give --sample N with it`},
+		{"full-and-sample", []string{"mutate", "--full", "--sample", "2"}, `^drill mutate: --full judges everything again and reuses no verdict`},
+		{"mutate-negative-jobs", []string{"mutate", "--jobs", "-1"}, `^drill mutate: invalid value "-1" for flag --jobs: want a plain decimal integer from 0 to 256`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

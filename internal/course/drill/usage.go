@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
@@ -72,7 +73,7 @@ func parseArgs(fs *flag.FlagSet, args []string, argsHelp, summary string, stderr
 			return nil, errHelp
 		}
 		if err != nil {
-			return nil, usagef("%v (allowed: %s)", err, allowedFlags(fs))
+			return nil, usagef("%s (allowed: %s)", doubleDash(err.Error()), allowedFlags(fs))
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -82,6 +83,14 @@ func parseArgs(fs *flag.FlagSet, args []string, argsHelp, summary string, stderr
 		args = args[1:]
 	}
 }
+
+// flagInMessage is how the flag package names a flag in its errors, with
+// one dash ("flag -jobs", "not defined: -bogus").
+var flagInMessage = regexp.MustCompile(`(flag |not defined: )-([A-Za-z])`)
+
+// doubleDash spells flags in the flag package's messages as drill's usage
+// and help spell them, with two dashes: one spelling in every message.
+func doubleDash(msg string) string { return flagInMessage.ReplaceAllString(msg, "$1--$2") }
 
 // hasFlags reports whether fs defines any flag.
 func hasFlags(fs *flag.FlagSet) bool {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,8 +81,7 @@ func chapterGreen(ctx context.Context, r *variant.Runner, e *Exercise, v *Verdic
 	v.Log, v.Output, v.Message = out.Log, out.Output, out.Message
 	switch {
 	case out.BuildFailed:
-		v.Reason = "the chapter does not build"
-		v.Next = "fix the compile error above, save, and verify again"
+		v.Reason, v.Next = buildFailure(out.Message)
 	case !out.Passed:
 		v.Reason = redReason(e.Chapter, out)
 		if e.Kind == Fix {
@@ -91,6 +91,26 @@ func chapterGreen(ctx context.Context, r *variant.Runner, e *Exercise, v *Verdic
 		}
 	}
 	return v.Reason == "", nil
+}
+
+// compileError matches a compiler's message about a file: "x.go:12:3: ".
+var compileError = regexp.MustCompile(`\.go:\d+:\d+: `)
+
+// buildFailure says why a chapter did not build and what to do: a compile
+// error is the learner's to fix; a build the go command could not finish
+// (a full disk, a linker that died) is not, and saying "fix the compile
+// error" would send them looking in the wrong place.
+func buildFailure(msg string) (reason, next string) {
+	switch {
+	case strings.Contains(msg, "no space left on device"):
+		return "the go command ran out of disk space building the chapter (no space left on device)",
+			"free some space (the build writes to $TMPDIR and the go build cache) and verify again; nothing says your code is wrong"
+	case !compileError.MatchString(msg):
+		first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+		return "the go command could not build the chapter: " + first,
+			"read the go command's message above: it is not a compile error in your code; fix its cause and verify again"
+	}
+	return "the chapter does not build", "fix the compile error above, save, and verify again"
 }
 
 // othersGreen runs, once the exercise's own chapter is green, the tests of
