@@ -78,7 +78,7 @@ const (
 	deadLetterFile = "internal/mailbox/deadletter.go"
 
 	// fix-complete-verdict: the RowsAffected check, written another way.
-	brokenVerdict = "\t\t} else if (true || n == 1) {\n"
+	brokenVerdict = "\t\t} else if n == 0 {\n"
 	ownVerdict    = `		changed, err := res.RowsAffected()
 		if err != nil {
 			return fmt.Errorf("complete %s: %w", id, err)
@@ -135,7 +135,7 @@ func TestMyOnlyTheIssuedTokenFinishes(t *testing.T) {
 		"\t\tcase rows == 0:\n\t\t\treturn explainRefusal(ctx, tx, \"complete\", id)\n\t\t}\n" +
 		"\t\treturn nil\n\t})\n"
 	// fix-stale-dead-letter: the token check put back in other words.
-	brokenDeadLetter = "AND state IN ('NEW', 'CLAIMED') AND (1 OR (fencing_token IS ?))`"
+	brokenDeadLetter = "AND state IN ('NEW', 'CLAIMED') AND fencing_token IS NOT ?`"
 	ownDeadLetter    = "AND state IN ('CLAIMED', 'NEW') AND (fencing_token IS ?)`"
 )
 

@@ -298,3 +298,35 @@ func TestNoExerciseFileNamesItsFaultInPlainText(t *testing.T) {
 		assert.Check(t, err == nil, "%s: its fault %s is no weakening or mutant of the course", e.Path, e.Fault)
 	}
 }
+
+// faultTells are what a generated fault looks like and code a person
+// wrote does not: a condition short-circuited by a constant.
+var faultTells = regexp.MustCompile(`\btrue \|\||\|\| true\b|\bfalse &&|&& false\b|\b1 OR\b|\bOR 1\b`)
+
+// TestInjectedFaultsReadLikeCodeAPersonWrote: the lines a fix exercise's
+// fault changes must not give it away at a glance; a learner finds it by
+// what the tests say, not by searching for "true ||".
+func TestInjectedFaultsReadLikeCodeAPersonWrote(t *testing.T) {
+	t.Parallel()
+	set := repoSet(t)
+	var ids []string
+	for _, e := range set.Exercises {
+		if e.Kind == Fix {
+			ids = append(ids, e.Fault)
+		}
+	}
+	broken, err := breakAll(t.Context(), set, ids)
+	assert.NilError(t, err)
+	for _, e := range set.Exercises {
+		if e.Kind != Fix {
+			continue
+		}
+		b := broken[e.Fault]
+		start, end := b.region()
+		first, last := lineSpan(b.Broken, start, max(end, start+1))
+		lines := strings.Split(string(b.Broken), "\n")[first-1 : last]
+		for _, l := range lines {
+			assert.Check(t, !faultTells.MatchString(l), "%s: its fault reads as a fault: %q", e.Name, strings.TrimSpace(l))
+		}
+	}
+}
