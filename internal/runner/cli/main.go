@@ -78,7 +78,7 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 		return Misuse(stderr, prefix, err.Error(), args)
 	}
 
-	dir, err := makeRunDir(cmd.Name)
+	dir, err := makeRunDir(cmd.Name, *keep)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return 1

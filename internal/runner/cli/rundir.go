@@ -14,9 +14,16 @@ import (
 // permission setting does.
 var removeAll = os.RemoveAll
 
-// makeRunDir creates the temporary directory of one run of command.
-func makeRunDir(command string) (string, error) {
-	return os.MkdirTemp("", "fencelab-"+command+"-")
+// makeRunDir creates the temporary directory of one run of command,
+// naming this process its owner unless the run keeps it, and first
+// removes those of runs killed earlier (owner.go).
+func makeRunDir(command string, keep bool) (string, error) {
+	sweepRunDirs()
+	dir, err := os.MkdirTemp("", runDirPrefix+command+"-")
+	if err == nil && !keep {
+		claimRunDir(dir)
+	}
+	return dir, err
 }
 
 // removeRunDir removes dir and everything in it; its error names dir.

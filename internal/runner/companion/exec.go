@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // Module is the module whose companion is built.
@@ -31,7 +32,8 @@ var ErrNoSource = errors.New("the fencelab source, which the etcd companion is b
 // Exec builds the companion if it is missing or out of date, and
 // replaces this process with it, running os.Args[1:]: the same command,
 // flags and all. It returns only if that fails. The frame's temporary
-// directory, env.Dir, is removed first: the companion makes its own.
+// directory, env.Dir, is removed first, with the file in it that names its
+// owner: the companion makes its own.
 func Exec(ctx context.Context, env cli.Env) error {
 	root, err := moduleRoot(ctx)
 	if err != nil {
@@ -47,7 +49,7 @@ func Exec(ctx context.Context, env cli.Env) error {
 	if err := build(ctx, root, bin, env); err != nil {
 		return err
 	}
-	if err := os.Remove(env.Dir); err != nil {
+	if err := os.RemoveAll(env.Dir); err != nil {
 		return err
 	}
 	args := append([]string{"fencelab"}, os.Args[1:]...)
@@ -55,7 +57,8 @@ func Exec(ctx context.Context, env cli.Env) error {
 }
 
 // build runs go build, which relinks the companion only when its sources
-// changed since the last build.
+// changed since the last build. The go command is a child like a worker:
+// it dies with this process (worker.StartChild).
 func build(ctx context.Context, root, bin string, env cli.Env) error {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -63,9 +66,16 @@ func build(ctx context.Context, root, bin string, env cli.Env) error {
 	}
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", bin, Package)
 	cmd.Dir = root
+	// Its work folder goes in the run's: a build killed with this process
+	// leaves it where the next run's sweep finds it.
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+env.Dir)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	err = worker.StartChild(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -95,8 +105,14 @@ func moduleRoot(ctx context.Context) (string, error) {
 			return filepath.Clean(root), nil
 		}
 	}
-	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
-	if gomod := strings.TrimSpace(string(out)); err == nil && isModule(gomod) {
+	var out strings.Builder
+	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
+	cmd.Stdout = &out
+	err := worker.StartChild(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
+	if gomod := strings.TrimSpace(out.String()); err == nil && isModule(gomod) {
 		return filepath.Dir(gomod), nil
 	}
 	return "", ErrNoSource

@@ -25,9 +25,12 @@ import (
 )
 
 // newClient returns an etcd client of endpoints that logs nothing: the
-// runner's stderr is for its own diagnostics.
-func newClient(endpoints []string) (*clientv3.Client, error) {
+// runner's stderr is for its own diagnostics. The client's own context,
+// under which it keeps sessions alive and cleans up after a lock it did
+// not get, is a copy of ctx: ending ctx ends all it does (linkend.go).
+func newClient(ctx context.Context, endpoints []string) (*clientv3.Client, error) {
 	return clientv3.New(clientv3.Config{
+		Context:     ctx,
 		Endpoints:   endpoints,
 		DialTimeout: 5 * time.Second,
 		Logger:      zap.NewNop(),
@@ -42,6 +45,7 @@ type lockWorker struct {
 	link    *worker.Link
 	session *concurrency.Session
 	lock    *etcdlock.Lock
+	abandon context.CancelFunc // ends every etcd call, the client's own included
 }
 
 func runLockWorker(ctx context.Context, args []string, link *worker.Link) error {
@@ -49,7 +53,10 @@ func runLockWorker(ctx context.Context, args []string, link *worker.Link) error 
 	if err := lockservicelab.Decode(args, &a); err != nil {
 		return err
 	}
-	cli, err := newClient(a.Endpoints)
+	// Every request is served under calls, which the link's end cancels.
+	calls, endCalls := untilLinkEnds(ctx, link)
+	defer endCalls()
+	cli, err := newClient(calls, a.Endpoints)
 	if err != nil {
 		return err
 	}
@@ -63,10 +70,10 @@ func runLockWorker(ctx context.Context, args []string, link *worker.Link) error 
 	if a.Fence {
 		contract = fencedstore.Fence
 	}
-	w := &lockWorker{name: a.Worker, cli: cli, store: fencedstore.Open(db, contract), link: link}
+	w := &lockWorker{name: a.Worker, cli: cli, store: fencedstore.Open(db, contract), link: link, abandon: endCalls}
 	defer w.endSession()
 	return worker.Serve(link, func(req lockservicelab.LockRequest) (lockservicelab.LockReply, error) {
-		return w.handle(ctx, req)
+		return w.handle(calls, req)
 	})
 }
 
@@ -98,7 +105,7 @@ func (w *lockWorker) take(ctx context.Context, req lockservicelab.LockRequest) (
 		if req.Op == lockservicelab.OpTry {
 			w.lock, err = etcdlock.TryAcquire(ctx, s, req.Lock)
 		} else {
-			w.lock, err = etcdlock.Acquire(ctx, s, req.Lock)
+			w.lock, err = acquire(ctx, s, req.Lock, w.abandon)
 		}
 	}
 	switch {

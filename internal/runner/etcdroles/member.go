@@ -17,24 +17,17 @@ func runMember(ctx context.Context, args []string, link *worker.Link) error {
 	if err := lockservicelab.Decode(args, &a); err != nil {
 		return err
 	}
-	m, err := etcdmember.Start(ctx, etcdmember.Config(a))
-	if err != nil {
+	// The parent closing its end (done, or gone) stops the member, as
+	// does an interrupt, even while it waits to join its cluster.
+	stop, cancel := untilLinkEnds(ctx, link)
+	defer cancel()
+	m, err := startMember(stop, etcdmember.Config(a))
+	if err != nil || m == nil {
 		return err
 	}
-	defer m.Close()
+	defer closeWithin(m, memberCloseWait)
 	if err := link.Send(lockservicelab.MemberReady{Name: a.Name, ID: strconv.FormatUint(m.ID(), 16)}); err != nil {
 		return err
 	}
-	// The parent closing its end (done, or gone) stops the member, as
-	// does an interrupt.
-	stop, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go func() {
-		select {
-		case <-link.PeerClosed():
-			cancel()
-		case <-stop.Done():
-		}
-	}()
 	return m.Wait(stop)
 }

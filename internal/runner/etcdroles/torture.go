@@ -51,6 +51,7 @@ type tortureWorker struct {
 	pauses  *torturelab.EtcdPauses
 	pick    *rand.Rand
 	session *concurrency.Session
+	calls   context.Context // every etcd call's, which the link's end cancels
 }
 
 func runTortureWorker(ctx context.Context, args []string, link *worker.Link) error {
@@ -58,7 +59,9 @@ func runTortureWorker(ctx context.Context, args []string, link *worker.Link) err
 	if err != nil {
 		return err
 	}
-	cli, err := newClient(a.Endpoints)
+	calls, endCalls := untilLinkEnds(ctx, link)
+	defer endCalls()
+	cli, err := newClient(calls, a.Endpoints)
 	if err != nil {
 		return err
 	}
@@ -77,6 +80,7 @@ func runTortureWorker(ctx context.Context, args []string, link *worker.Link) err
 		a: a, cli: cli, db: db, store: fencedstore.Open(db, fencedstore.Fence), link: link, rec: rec,
 		pauses: torturelab.NewEtcdPauses(a.Seed, a.Slot, a.Start, a.TTL),
 		pick:   rand.New(rand.NewPCG(uint64(a.Seed), uint64(a.Slot)<<32|uint64(a.Start))),
+		calls:  calls,
 	}
 	defer func() {
 		if w.session != nil {
@@ -139,12 +143,12 @@ func (w *tortureWorker) look(ctx context.Context) (string, error) {
 // write, complete, release. It returns an error only when a record
 // cannot be written.
 func (w *tortureWorker) work(ctx context.Context, key string) error {
-	lock, err := w.lock(ctx, key)
+	lock, err := w.lock(w.calls, key)
 	if err != nil || lock == nil {
 		return err
 	}
 	defer func() {
-		rctx, cancel := context.WithTimeout(ctx, callWait)
+		rctx, cancel := context.WithTimeout(w.calls, callWait)
 		defer cancel()
 		_ = lock.Release(rctx)
 	}()

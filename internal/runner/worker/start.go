@@ -25,7 +25,8 @@ var (
 // Start starts this same program again as a separate OS process playing
 // r, and hands it args through the handshake. The worker's stdin and
 // stdout are the link; its stderr is ours. The worker is killed if ctx is
-// cancelled.
+// cancelled, and, where the system allows it, as soon as this process
+// dies, however it dies (see StartChild).
 func Start(ctx context.Context, r Role, args ...string) (*Process, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -59,7 +60,7 @@ func Start(ctx context.Context, r Role, args ...string) (*Process, error) {
 		toParent.Close()
 		return nil, fmt.Errorf("start %s worker: %w", r.Name, err)
 	}
-	err = cmd.Start()
+	err = StartChild(cmd)
 	// The worker holds its own copies of its ends now; ours would keep the
 	// pipes open after it exits.
 	toChild.Close()
@@ -74,7 +75,7 @@ func Start(ctx context.Context, r Role, args ...string) (*Process, error) {
 		fromChild.Close()
 		return nil, fmt.Errorf("start %s worker: %w", r.Name, err)
 	}
-	p := newProcess(NewLink(fromChild, fromParent), cmd.Process.Pid, func() { _ = cmd.Process.Kill() })
+	p := newProcess(NewLink(fromChild, fromParent), cmd.Process.Pid, func() { _ = killChild(cmd.Process) })
 	go func() {
 		err := cmd.Wait()
 		if exitErr := (*exec.ExitError)(nil); errors.As(err, &exitErr) {
