@@ -35,11 +35,11 @@ func (s *Store) Get(ctx context.Context, key string) (Resource, error) {
 	return r, nil
 }
 
-// Entry is one line of the log: an accepted write, completion or claim.
+// Entry is one line of the log: an accepted write or completion.
 type Entry struct {
 	Seq    int64  `json:"seq"`
 	Key    string `json:"key"`
-	Op     string `json:"op"` // "write", "complete" or "claim"
+	Op     string `json:"op"` // "write" or "complete"
 	Token  int64  `json:"token"`
 	Writer string `json:"writer"`
 }

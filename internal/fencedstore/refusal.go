@@ -27,7 +27,7 @@ var ErrUnknownKey = errors.New("fencedstore: unknown key")
 // Reason (see ReasonOf); Mark is the committed mark the call was judged
 // against.
 type Refusal struct {
-	Op     string // "write", "complete" or "claim"
+	Op     string // "write" or "complete"
 	Key    string
 	Token  int64
 	Reason Reason
