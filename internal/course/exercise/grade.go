@@ -262,8 +262,29 @@ func copyCourse(ctx context.Context, src, dst string) error {
 		if err := os.WriteFile(filepath.Join(dst, filepath.FromSlash(file)), data, 0o644); err != nil {
 			return err
 		}
-		// The copy has no git: reset and verify find the shipped bytes here.
-		if err := variant.WriteFile(statePath(dst, shippedStore, BlobID(data)), data); err != nil {
+	}
+	return StoreShipped(dst)
+}
+
+// StoreShipped keeps a copy of every shipped file of the tree under root,
+// which must be as shipped, in its shipped store: a copy of the course
+// without git history (a grading's scratch copy, a proof's) finds the
+// shipped bytes there when it finishes or resets an exercise. A learner's
+// tree never needs one: git holds them.
+func StoreShipped(root string) error {
+	shipped, err := LoadShipped(root)
+	if err != nil {
+		return err
+	}
+	for file, id := range shipped {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
+		if err != nil {
+			return err
+		}
+		if BlobID(data) != id {
+			return fmt.Errorf("%s is not as shipped, so it cannot be stored as shipped", file)
+		}
+		if err := variant.WriteFile(statePath(root, shippedStore, id), data); err != nil {
 			return err
 		}
 	}

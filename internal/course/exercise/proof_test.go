@@ -85,6 +85,8 @@ func copyModule(t *testing.T, root string) string {
 		}
 		assert.NilError(t, os.CopyFS(filepath.Join(dst, name), os.DirFS(src)))
 	}
+	// The copy has no git history to take the shipped files back from.
+	assert.NilError(t, exercise.StoreShipped(dst))
 	return dst
 }
 
