@@ -90,8 +90,12 @@ func TestFailedRunAndFailedCleanUpAreBothReported(t *testing.T) {
 
 // TestNoTemporaryDirectoryIsAFailure: when the run's temporary directory
 // cannot be made (TMPDIR names nothing), the experiment never starts, the
-// run exits 1 with one line saying why, and prints no result.
+// run exits 1 with one line saying why, prints no result, and leaves
+// nothing where it was started (no owner file for a directory that does
+// not exist).
 func TestNoTemporaryDirectoryIsAFailure(t *testing.T) {
+	wd := t.TempDir()
+	t.Chdir(wd)
 	t.Setenv("TMPDIR", t.TempDir()+"/missing")
 	ran := false
 	cmds := []Command{{Name: "ledger", Summary: "writes a ledger", New: func(*flag.FlagSet) Experiment { ran = true; return writesLedger{} }}}
@@ -105,6 +109,9 @@ func TestNoTemporaryDirectoryIsAFailure(t *testing.T) {
 	assert.Check(t, cmp.Contains(stderr.String(), "fencelab ledger: "), "the message names the command: %q", &stderr)
 	assert.Check(t, cmp.Contains(stderr.String(), "missing"), "the message says which directory: %q", &stderr)
 	assert.Equal(t, strings.Count(stderr.String(), "\n"), 1, "want one line, got %q", &stderr)
+	entries, err := os.ReadDir(wd)
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(entries, 0), "a run whose directory could not be made left files where it was started: %v", entries)
 }
 
 // findsViolation is an experiment that writes its ledger and finds a
