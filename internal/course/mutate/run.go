@@ -273,7 +273,12 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		r := &m.results[i]
 		r.Verdict, r.KilledBy, r.Reason, r.Seconds, r.Reused = j.Verdict, j.KilledBy, j.Reason, j.Seconds, false
 		m.fresh[i] = j.Verdict
-		if r.Verdict == Killed || r.Verdict == Survived {
+		// A sampled verdict that holds keeps its stored line as it is: which
+		// test kills first may vary, and a sample must leave the verdict
+		// files as it found them unless a verdict changed.
+		s, ok := m.stored[r.ID]
+		held := ok && m.isSampled(i) && s.Verdict == r.Verdict && s.Key == m.keys[i]
+		if !held && (r.Verdict == Killed || r.Verdict == Survived) {
 			m.stored[r.ID] = stored{Verdict: r.Verdict, Key: m.keys[i], Killer: killerToken(r.KilledBy)}
 		}
 		excuse(r, m.excuses, m.rep)
@@ -293,6 +298,13 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 		return err
 	}
 	return nil
+}
+
+// isSampled reports whether mutant i was judged again as one of the
+// sample of reused verdicts.
+func (m *measurement) isSampled(i int) bool {
+	_, ok := m.sampled[i]
+	return ok
 }
 
 // saveEvery is how many verdicts a run reaches between two writes of the

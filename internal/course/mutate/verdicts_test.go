@@ -163,11 +163,26 @@ func TestAStaleOrFalseVerdictIsNotTrusted(t *testing.T) {
 	}
 	root, first := judgedFixture(t)
 	_, verdicts := judged(first)
+	// Lines stored before killers were kept have none.
+	stored := verdictFile(root, "internal/ledger")
+	before, err := os.ReadFile(stored)
+	assert.NilError(t, err)
+	var old strings.Builder
+	for _, line := range strings.SplitAfter(string(before), "\n") {
+		if f := strings.Fields(line); len(f) == 4 && !strings.HasPrefix(line, "#") {
+			line = strings.Join(f[:3], " ") + "\n"
+		}
+		old.WriteString(line)
+	}
+	assert.NilError(t, os.WriteFile(stored, []byte(old.String()), 0o644))
 	honest, log := measure(t, root, Config{Sample: 3, Seed: 11})
 	ids, _ := judged(honest)
 	assert.Equal(t, len(ids), 3, "a sample of 3 judged %v", ids)
 	assert.Assert(t, is.Contains(log, "re-judging 3 reused verdicts (seed 11)"), "the sample's size and seed are printed:\n%s", log)
 	assert.DeepEqual(t, honest.Sample.Differ, []string{})
+	after, err := os.ReadFile(stored)
+	assert.NilError(t, err)
+	assert.Equal(t, string(after), old.String(), "a sample whose verdicts held rewrote the verdict file")
 
 	name := verdictFile(root, "internal/ledger")
 	data, err := os.ReadFile(name)
