@@ -19,7 +19,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -133,17 +132,5 @@ func ChangedCourseFiles(root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for f, id := range want {
-		if got[f] != id {
-			out = append(out, f)
-		}
-	}
-	for f := range got {
-		if _, ok := want[f]; !ok {
-			out = append(out, f)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	return changed(want, got), nil
 }
