@@ -85,6 +85,10 @@ func (w *lockWorker) handle(ctx context.Context, req lockservicelab.LockRequest)
 		return w.write(ctx, req.Lock, nil)
 	case lockservicelab.OpCheckThenWrite:
 		return w.write(ctx, req.Lock, w.waitForGo)
+	case lockservicelab.OpCheck:
+		return w.check(ctx, time.Duration(req.WaitMs)*time.Millisecond)
+	case lockservicelab.OpClaimMark:
+		return w.claimMark(ctx, req.Lock)
 	case lockservicelab.OpStatus:
 		return w.status(ctx)
 	case lockservicelab.OpEnd:

@@ -105,17 +105,25 @@ func (c *Cluster) Kill(i int) {
 	c.members[i] = nil
 }
 
-// Restart starts member i again from the data it left, and waits until it
-// has rejoined.
-func (c *Cluster) Restart(i int) error {
-	a := c.args[i]
-	a.Existing = true
-	p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
-	if err != nil {
-		return err
+// Restart starts members again from the data they left, all at once
+// (one alone may be no majority, and cannot join before the next is up),
+// and waits until each has rejoined.
+func (c *Cluster) Restart(members ...int) error {
+	for _, i := range members {
+		a := c.args[i]
+		a.Existing = true
+		p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
+		if err != nil {
+			return err
+		}
+		c.members[i] = p
 	}
-	c.members[i] = p
-	return c.ready(i)
+	for _, i := range members {
+		if err := c.ready(i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // leader asks, through the lock worker asker, every member who leads, and
