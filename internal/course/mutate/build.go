@@ -31,6 +31,11 @@ type build struct {
 	// mutant on, and every run gets leanTimeout.
 	lean    bool
 	killers killers
+	// previous maps a mutant's ID to the test that killed it when it was
+	// last judged, read from its stored verdict even when the key no
+	// longer holds: after a change to go.mod or to a judge's tests, the
+	// same test usually kills it again, in one run of that test alone.
+	previous map[string]killer
 }
 
 // leanBelow is how few mutants to judge make baselines not worth their
@@ -49,6 +54,7 @@ func (m *measurement) buildSchemata(ctx context.Context) (*build, error) {
 	for _, j := range m.judges {
 		b.judges[j.Name] = j
 	}
+	b.previous = m.previous
 	schemas, err := m.writeSchemata(b.nums)
 	if err != nil {
 		return nil, err

@@ -111,9 +111,19 @@ func selection(j *judge, pkg string) []string {
 // judgeSwitched runs the shared build's binaries with m's switch on: the
 // last killer of its function alone first, then each judge in turn.
 func (b *build) judgeSwitched(ctx context.Context, m *Mutant, num int, mine []*judge) judgement {
-	if k, ok := b.killers.last(m); ok {
+	var tried killer
+	for _, k := range b.firstTries(m, mine) {
+		if k == tried {
+			continue
+		}
+		tried = k
 		j := b.judges[k.judge]
 		if out, err := b.run(ctx, j, num, b.timeout(j.Name), "-test.run="+k.pattern()); err == nil && out.failed {
+			bin, _ := b.shared.Binary(j.Name)
+			if err := b.confirm(ctx, j, bin, out.by); err != nil {
+				return judgement{err: err}
+			}
+			b.killers.record(m, j.Name, out.by)
 			return judgement{Verdict: Killed, KilledBy: j.Name + ": " + out.by}
 		}
 	}
@@ -132,6 +142,30 @@ func (b *build) judgeSwitched(ctx context.Context, m *Mutant, num int, mine []*j
 		}
 	}
 	return judgement{Verdict: Survived}
+}
+
+// firstTries lists the single tests to run before m's judges whole: the
+// test that killed m itself when it was last judged, then the one that
+// last killed a mutant of its function in this run. A test of a judge
+// that no longer reaches m's package is left out: it proves nothing
+// about m.
+func (b *build) firstTries(m *Mutant, mine []*judge) []killer {
+	var out []killer
+	reaches := func(k killer) bool {
+		for _, j := range mine {
+			if j.Name == k.judge {
+				return true
+			}
+		}
+		return false
+	}
+	if k, ok := b.previous[m.ID]; ok && reaches(k) {
+		out = append(out, k)
+	}
+	if k, ok := b.killers.last(m); ok && reaches(k) {
+		out = append(out, k)
+	}
+	return out
 }
 
 // judgeAlone builds the judges with m alone through an overlay and runs

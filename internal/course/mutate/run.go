@@ -82,8 +82,9 @@ type measurement struct {
 	todo     []int    // the runnable mutants this run judges
 	keys     []string // by the index of the mutant in all
 	stored   map[string]stored
-	sampled  map[int]Verdict // a sampled mutant's stored verdict
-	fresh    map[int]Verdict // the verdict judged this run, before excuses
+	previous map[string]killer // by mutant ID: its killer when last judged, key held or not
+	sampled  map[int]Verdict   // a sampled mutant's stored verdict
+	fresh    map[int]Verdict   // the verdict judged this run, before excuses
 	byPkg    map[string]*packages.Package
 	u        universe
 	judges   []*judge
@@ -229,12 +230,21 @@ func (m *measurement) computeKeys() error {
 		mu := m.all[i]
 		m.keys[i] = key(mu, m.judges, m.excuses[mu.ID], sum)
 	}
-	if m.cfg.Full {
-		m.stored = map[string]stored{}
-		return nil
+	onDisk, err := readVerdicts(m.root, m.dirs)
+	if err != nil {
+		return err
 	}
-	m.stored, err = readVerdicts(m.root, m.dirs)
-	return err
+	m.previous = map[string]killer{}
+	for id, s := range onDisk {
+		if k, ok := s.killer(); ok {
+			m.previous[id] = k
+		}
+	}
+	if m.cfg.Full {
+		onDisk = map[string]stored{}
+	}
+	m.stored = onDisk
+	return nil
 }
 
 // reuse takes the stored verdict of every runnable mutant whose key

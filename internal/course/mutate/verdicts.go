@@ -108,6 +108,17 @@ func (s stored) killedBy() string {
 	return judge + ": " + test
 }
 
+// killer is the stored killer as a test to run alone: false when none
+// was stored.
+func (s stored) killer() (killer, bool) {
+	judge, name, ok := strings.Cut(s.Killer, ":")
+	if !ok {
+		return killer{}, false
+	}
+	test, script, _ := strings.Cut(name, "/")
+	return killer{judge: judge, test: test, script: script}, true
+}
+
 // writeVerdicts writes the verdict file of package folder pkg: every
 // entry, sorted by ID. A package with no entry has its file removed.
 func writeVerdicts(root, pkg string, entries map[string]stored) error {

@@ -279,3 +279,24 @@ func TestAKillByATestThatFailsAloneProvesNothing(t *testing.T) {
 	assert.ErrorContains(t, err, "ch01_ledger fails with no mutant switched on: TestLeaseIsClosedAtItsEnd")
 	assert.Assert(t, is.Contains(log.String(), "no baselines"), "the run was not a lean one:\n%s", log.String())
 }
+
+// TestAStoredKillerReadsBackAsTheTestToRunFirst: the killer a verdict line
+// stores is the test a later judging runs alone first, so the token must
+// read back as the same judge, test and script it was written from, and a
+// kill outside any test stores nothing to run.
+func TestAStoredKillerReadsBackAsTheTestToRunFirst(t *testing.T) {
+	for _, tc := range []struct {
+		killedBy string
+		want     killer
+		ok       bool
+	}{
+		{"chapters/ch02_cas_claim: TestCompleteNeedsTheToken: wrong answer", killer{"chapters/ch02_cas_claim", "TestCompleteNeedsTheToken", ""}, true},
+		{"chapters/ch10_lock_service: " + strings.Trim(scriptTests, "^$") + "/lockservice/line_12: no match", killer{"chapters/ch10_lock_service", strings.Trim(scriptTests, "^$"), "lockservice"}, true},
+		{"internal/mailbox: timed out", killer{}, false},
+	} {
+		got, ok := stored{Verdict: Killed, Key: "k", Killer: killerToken(tc.killedBy)}.killer()
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("killed by %q: stored killer reads back as %+v (%v), want %+v (%v): the next judging would run the wrong test first", tc.killedBy, got, ok, tc.want, tc.ok)
+		}
+	}
+}
