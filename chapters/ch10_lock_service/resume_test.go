@@ -14,6 +14,7 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
+	"github.com/fencelab/fencelab/chapters/internal/testenv"
 	"github.com/fencelab/fencelab/internal/etcdlock"
 	"github.com/fencelab/fencelab/internal/fencedstore/fencedstoretest"
 	"github.com/fencelab/fencelab/internal/runner/faultproxy"
@@ -31,6 +32,7 @@ import (
 // answered that the lease is gone: only then does A's check see the end,
 // and its next write is never made.
 func TestResumedHolderSeesOnlyWhatItsKeepAlivesToldIt(t *testing.T) {
+	testenv.MustHavePause(t)
 	t.Parallel()
 	c := newCluster(t)
 	d := fencedstoretest.New(t, "report")
