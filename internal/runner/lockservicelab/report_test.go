@@ -1,6 +1,7 @@
 package lockservicelab
 
 import (
+	"encoding/json"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -82,4 +83,46 @@ func TestClaimOfTheMarkIsNoEffect(t *testing.T) {
 	c := play(true, []int64{2, 3}, []call{{"B", 3, true, true}, {"B", 3, false, true}})
 	assert.Check(t, cmp.Equal(c.DoubleEffects, 0), "double effects of a claim and one write")
 	assert.Check(t, cmp.Equal(c.StaleWritesAccepted, 0), "stale writes of the newest holder")
+}
+
+// TestEveryCountIsReportedUnderItsName: a case whose destination accepts
+// everything breaks each promise a different number of times, and its
+// JSON reports each count, by name, as that number: double_effects 3
+// (four writes took effect), stale_writes_accepted 2 (A's writes with 2
+// and 3 after B was granted 5), below_mark_writes_accepted 4 (A's two
+// writes and two claims under the mark 5). A count dropped, renamed or
+// swapped with another fails here, though a safe run reports zeros for
+// all of them; and the JSON has no count this test does not know.
+func TestEveryCountIsReportedUnderItsName(t *testing.T) {
+	t.Parallel()
+	c := play(false, []int64{2, 5}, []call{
+		{"B", 5, false, true},
+		{"A", 2, false, true},
+		{"A", 3, false, true},
+		{"A", 4, true, true},
+		{"B", 5, false, true},
+		{"A", 1, true, true},
+	})
+	data, err := json.Marshal(c)
+	assert.NilError(t, err)
+	var got map[string]any
+	assert.NilError(t, json.Unmarshal(data, &got))
+
+	want := map[string]float64{
+		"double_effects":             3,
+		"stale_writes_accepted":      2,
+		"below_mark_writes_accepted": 4,
+	}
+	for name, n := range want {
+		assert.Check(t, got[name] == n, "case JSON %s = %v; want %v", name, got[name], n)
+	}
+	notCounts := map[string]bool{"ttl_seconds": true} // a setting of the case, not something it broke
+	for name, v := range got {
+		if _, isNumber := v.(float64); isNumber && !notCounts[name] {
+			_, known := want[name]
+			assert.Check(t, known, "case JSON has a count %q this test does not make non-zero; give it a value of its own", name)
+		}
+	}
+	assert.Check(t, cmp.Equal(c.Guarantees, Guarantees{}), "guarantees of a case that broke both")
+	assert.Check(t, cmp.Equal(c.Verdict, Unsafe), "verdict of a case that broke both")
 }

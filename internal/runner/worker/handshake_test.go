@@ -10,19 +10,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // TestRoleEnteredByHandCreatesNothing: the worker route is not a way
 // around "the runner accepts no paths". A worker role entered without its
 // parent (the environment variable set by hand, with or without a
-// descriptor 3 made to look like a handshake) exits 2 with one line, and
-// the file its arguments name is never created.
+// descriptor 3 made to look like a handshake, or with the very socket
+// Start makes but a handshake another process wrote on it) exits 2 with
+// one line, and the file its arguments name is never created.
 func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 	self, err := os.Executable()
 	assert.NilError(t, err)
@@ -49,6 +53,25 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			// pid 1 wrote it.
 			_, err = w.WriteString(handshakeJSON(1, target))
 			assert.NilError(t, err)
+			w.Close()
+			cmd := exec.Command(self)
+			cmd.ExtraFiles = []*os.File{r}
+			return cmd
+		}},
+		{"handshake-written-by-a-helper", func(t *testing.T, target string) *exec.Cmd {
+			if runtime.GOOS != "linux" {
+				t.Skip("only where the kernel names a socket's writer (SCM_CREDENTIALS) is a handshake from a helper told apart")
+			}
+			// Everything is as Start makes it, the socket included, and the
+			// handshake names this process, the worker's parent and the
+			// same program: only another process, a shell, wrote it.
+			w, r, err := worker.HandshakeSocket()
+			assert.NilError(t, err)
+			t.Cleanup(func() { r.Close() })
+			helper := exec.Command("/bin/sh", "-c", `printf '%s' "$1" >&3`, "sh", handshakeJSON(os.Getpid(), target))
+			helper.ExtraFiles = []*os.File{w}
+			out, err := helper.CombinedOutput()
+			assert.NilError(t, err, "the helper: %s", out)
 			w.Close()
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{r}
@@ -104,4 +127,68 @@ func handshakeFile(t *testing.T, parent int, target string) *os.File {
 	assert.NilError(t, err)
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// linger is this test binary's mode for
+// TestAShellThatBecomesTheRunnerIsRefused: the process waits for its
+// child whose pid the variable holds, prints that child's exit status,
+// and exits 0.
+const linger = "WORKER_TEST_LINGER"
+
+func init() {
+	if pid := os.Getenv(linger); pid != "" {
+		lingerFor(pid)
+	}
+}
+
+// lingerFor waits for the child pid, one it did not start itself but
+// inherited from the shell it was before exec, prints its exit status,
+// and exits 0: a process of this program, as busy as a runner is.
+func lingerFor(pid string) {
+	n, err := strconv.Atoi(pid)
+	if err != nil {
+		os.Exit(3)
+	}
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(n, &ws, 0, nil); err != nil {
+		fmt.Println(err)
+		os.Exit(3)
+	}
+	fmt.Println(ws.ExitStatus())
+	os.Exit(0)
+}
+
+// TestAShellThatBecomesTheRunnerIsRefused: the forgery of a role by hand
+// that got in before: a shell starts the worker with a named pipe as
+// descriptor 3, then execs this very program, so that the worker's
+// parent is, by the time it checks, the same program at the pid the
+// handshake names, and a helper writes the handshake. The worker exits
+// 2 with one line saying descriptor 3 is no socket from a parent, and
+// the file the handshake names is never created.
+func TestAShellThatBecomesTheRunnerIsRefused(t *testing.T) {
+	t.Parallel()
+	self, err := os.Executable()
+	assert.NilError(t, err)
+	dir := t.TempDir()
+	fifo, target := filepath.Join(dir, "handshake"), filepath.Join(dir, "any.db")
+	assert.NilError(t, syscall.Mkfifo(fifo, 0o600))
+	// The shell's own process becomes this program, which waits for the
+	// worker and prints its exit status.
+	script := `FENCELAB_ROLE=touch "$0" 3<"$1" &
+worker=$!
+( sleep 0.2; printf '{"role":"touch","parent":%d,"args":["%s"]}' $$ "$2" >"$1" ) &
+exec env ` + linger + `=$worker "$0"`
+	cmd := exec.Command("/bin/sh", "-c", script, self, fifo, target)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+
+	out, err := cmd.Output()
+
+	assert.NilError(t, err, "the shell that became this program; stderr: %s", &stderr)
+	assert.Equal(t, strings.TrimSpace(string(out)), "2", "exit status of a worker whose parent shell became this program; stderr: %s", &stderr)
+	assert.Equal(t, strings.Count(stderr.String(), "\n"), 1, "want exactly one line on stderr, got %q", &stderr)
+	assert.Check(t, cmp.Contains(stderr.String(), "without its parent"))
+	assert.Check(t, cmp.Contains(stderr.String(), "(descriptor 3 is not a socket from a parent)"))
+	_, err = os.Stat(target)
+	assert.Check(t, errors.Is(err, os.ErrNotExist), "a worker whose parent shell became this program created %s", target)
 }
