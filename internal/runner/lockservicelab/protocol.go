@@ -121,7 +121,8 @@ const (
 // The reasons a lock worker reports a refusal.
 const (
 	ReasonLockHeld     = "lock_held"     // another session holds the lock
-	ReasonNoQuorum     = "no_quorum"     // the cluster did not answer in time: no majority
+	ReasonNoQuorum     = "no_quorum"     // the cluster did not answer in time, and no member that answers knows a leader
+	ReasonTimeout      = "timeout"       // the cluster did not answer in time, though a member knows a leader
 	ReasonSessionEnded = "session_ended" // the worker's own session has ended
 	ReasonStaleToken   = "stale_token"   // the destination's mark is above the token
 )

@@ -199,6 +199,8 @@ func lockRefusalTitle(s step) string {
 		return s.worker + " asks for the lock and is refused at once: another session's key is older"
 	case ReasonNoQuorum:
 		return s.worker + " asks for the lock and gets no answer in time: without a majority the cluster grants nothing"
+	case ReasonTimeout:
+		return s.worker + " asks for the lock and gets no answer in time, though the cluster has a leader"
 	}
 	return s.worker + " is refused the lock: " + s.reason
 }
