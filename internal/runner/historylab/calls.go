@@ -43,12 +43,19 @@ func (mailboxMechanism) open(db *sqlitedb.DB, clk clock.Clock) caller {
 type mailboxCaller struct{ box *mailbox.Mailbox }
 
 func (c *mailboxCaller) next(r *rand.Rand, v *view) history.Op {
+	return nextClaimed(r, v, history.Complete)
+}
+
+// nextClaimed is the next call on a mechanism of claims, the mailbox's
+// or the queue's: on a hot key, a claim, the end of the work (done, a
+// completion or a finish) under a token near the last seen, or a read.
+func nextClaimed(r *rand.Rand, v *view, done history.Kind) history.Op {
 	key := v.hot(r)
 	switch n := r.IntN(10); {
 	case n < 4:
 		return history.Op{Kind: history.Claim, Key: key}
 	case n < 8:
-		return history.Op{Kind: history.Complete, Key: key, Token: v.guess(r, key)}
+		return history.Op{Kind: done, Key: key, Token: v.guess(r, key)}
 	}
 	return history.Op{Kind: history.Read, Key: key}
 }
@@ -93,14 +100,7 @@ func (queueMechanism) open(db *sqlitedb.DB, clk clock.Clock) caller {
 type queueCaller struct{ q *queue.Queue }
 
 func (c *queueCaller) next(r *rand.Rand, v *view) history.Op {
-	key := v.hot(r)
-	switch n := r.IntN(10); {
-	case n < 4:
-		return history.Op{Kind: history.Claim, Key: key}
-	case n < 8:
-		return history.Op{Kind: history.Finish, Key: key, Token: v.guess(r, key)}
-	}
-	return history.Op{Kind: history.Read, Key: key}
+	return nextClaimed(r, v, history.Finish)
 }
 
 func (c *queueCaller) call(ctx context.Context, op history.Op) (history.Out, error) {
