@@ -35,16 +35,19 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 		// command returns the command that enters the touch role by
 		// hand, asking it to create target.
 		command func(t *testing.T, target string) *exec.Cmd
+		// why is what the refusal must say was wrong, where one check
+		// alone tells this case apart ("" where several would).
+		why string
 	}{
 		{"environment-only", func(t *testing.T, target string) *exec.Cmd {
 			return exec.Command(self, target)
-		}},
+		}, ""},
 		{"handshake-in-a-file", func(t *testing.T, target string) *exec.Cmd {
 			f := handshakeFile(t, os.Getpid(), target)
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{f}
 			return cmd
-		}},
+		}, ""},
 		{"pipe-from-another-parent", func(t *testing.T, target string) *exec.Cmd {
 			r, w, err := os.Pipe()
 			assert.NilError(t, err)
@@ -57,7 +60,7 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{r}
 			return cmd
-		}},
+		}, ""},
 		{"handshake-written-by-a-helper", func(t *testing.T, target string) *exec.Cmd {
 			if runtime.GOOS != "linux" {
 				t.Skip("only where the kernel names a socket's writer (SCM_CREDENTIALS) is a handshake from a helper told apart")
@@ -76,7 +79,7 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{r}
 			return cmd
-		}},
+		}, "not by this process's parent"},
 		{"shell-posing-as-parent", func(t *testing.T, target string) *exec.Cmd {
 			if runtime.GOOS != "linux" {
 				t.Skip("only where /proc shows the parent's executable can a shell that forges the rest be told apart")
@@ -88,7 +91,7 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			assert.NilError(t, syscall.Mkfifo(fifo, 0o600))
 			script := `"$0" 3<"$1" & printf '{"role":"touch","parent":%d,"args":["%s"]}' $$ "$2" >"$1"; wait $!`
 			return exec.Command("/bin/sh", "-c", script, self, fifo, target)
-		}},
+		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := filepath.Join(t.TempDir(), "any.db")
@@ -104,6 +107,9 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			assert.Equal(t, exitErr.ExitCode(), 2, "exit status of a worker role entered by hand; stderr: %s", &stderr)
 			assert.Equal(t, strings.Count(stderr.String(), "\n"), 1, "want exactly one line on stderr, got %q", &stderr)
 			assert.Check(t, cmp.Contains(stderr.String(), "without its parent"))
+			if tc.why != "" {
+				assert.Check(t, cmp.Contains(stderr.String(), tc.why), "the refusal must say what gave the role away")
+			}
 			assert.Equal(t, stdout.String(), "")
 			_, err = os.Stat(target)
 			assert.Check(t, errors.Is(err, os.ErrNotExist), "a worker role entered by hand created %s", target)
