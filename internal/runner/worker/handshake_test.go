@@ -41,13 +41,13 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 	}{
 		{"environment-only", func(t *testing.T, target string) *exec.Cmd {
 			return exec.Command(self, target)
-		}, ""},
+		}, "descriptor 3 is not a socket"},
 		{"handshake-in-a-file", func(t *testing.T, target string) *exec.Cmd {
 			f := handshakeFile(t, os.Getpid(), target)
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{f}
 			return cmd
-		}, ""},
+		}, "descriptor 3 is not a socket"},
 		{"pipe-from-another-parent", func(t *testing.T, target string) *exec.Cmd {
 			r, w, err := os.Pipe()
 			assert.NilError(t, err)
@@ -60,7 +60,16 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			cmd := exec.Command(self)
 			cmd.ExtraFiles = []*os.File{r}
 			return cmd
-		}, ""},
+		}, "descriptor 3 is not a socket"},
+		{"handshake-naming-another-parent", func(t *testing.T, target string) *exec.Cmd {
+			// The parent writes on the socket Start makes, but the
+			// handshake it writes says pid 1 wrote it.
+			return socketHandshake(t, self, handshakeJSON(1, target))
+		}, "(the handshake was not written by this process's parent)"},
+		{"handshake-for-another-role", func(t *testing.T, target string) *exec.Cmd {
+			h := strings.Replace(handshakeJSON(os.Getpid(), target), `"role":"touch"`, `"role":"another"`, 1)
+			return socketHandshake(t, self, h)
+		}, "names another role"},
 		{"handshake-written-by-a-helper", func(t *testing.T, target string) *exec.Cmd {
 			if runtime.GOOS != "linux" {
 				t.Skip("only where the kernel names a socket's writer (SCM_CREDENTIALS) is a handshake from a helper told apart")
@@ -80,6 +89,19 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			cmd.ExtraFiles = []*os.File{r}
 			return cmd
 		}, "not by this process's parent"},
+		{"another-program-as-parent", func(t *testing.T, target string) *exec.Cmd {
+			if runtime.GOOS != "linux" {
+				t.Skip("only where /proc shows the parent's executable is a parent of another program told apart")
+			}
+			// A program of its own makes the socket, writes a handshake
+			// naming itself, and starts the worker: every check but the
+			// parent's executable passes.
+			other := filepath.Join(t.TempDir(), "otherparent")
+			build := exec.Command("go", "build", "-o", other, "./testdata/otherparent")
+			out, err := build.CombinedOutput()
+			assert.NilError(t, err, "build testdata/otherparent: %s", out)
+			return exec.Command(other, self, "touch", target)
+		}, "the parent process is not a fencelab runner"},
 		{"shell-posing-as-parent", func(t *testing.T, target string) *exec.Cmd {
 			if runtime.GOOS != "linux" {
 				t.Skip("only where /proc shows the parent's executable can a shell that forges the rest be told apart")
@@ -91,7 +113,7 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			assert.NilError(t, syscall.Mkfifo(fifo, 0o600))
 			script := `"$0" 3<"$1" & printf '{"role":"touch","parent":%d,"args":["%s"]}' $$ "$2" >"$1"; wait $!`
 			return exec.Command("/bin/sh", "-c", script, self, fifo, target)
-		}, ""},
+		}, "descriptor 3 is not a socket"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := filepath.Join(t.TempDir(), "any.db")
@@ -115,6 +137,22 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			assert.Check(t, errors.Is(err, os.ErrNotExist), "a worker role entered by hand created %s", target)
 		})
 	}
+}
+
+// socketHandshake returns the command that starts self with the socket
+// Start makes as its descriptor 3, on which this process, its parent,
+// has written h.
+func socketHandshake(t *testing.T, self, h string) *exec.Cmd {
+	t.Helper()
+	w, r, err := worker.HandshakeSocket()
+	assert.NilError(t, err)
+	t.Cleanup(func() { r.Close() })
+	_, err = w.WriteString(h)
+	assert.NilError(t, err)
+	w.Close()
+	cmd := exec.Command(self)
+	cmd.ExtraFiles = []*os.File{r}
+	return cmd
 }
 
 // handshakeJSON is a handshake for the touch role, claiming that the
