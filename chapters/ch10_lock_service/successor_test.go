@@ -67,3 +67,34 @@ func TestSuccessorThatClaimsTheMarkFirstLeavesOneEffect(t *testing.T) {
 		})
 	}
 }
+
+// TestAClaimOfTheMarkIsFencedLikeAWrite: a claim moves the mark and has
+// no effect, and the fence judges it as it judges a write. One with a
+// token below the mark is refused stale_token and changes nothing, not
+// even the log: a holder whose successor has claimed the mark learns it
+// is late before it works. One with the mark's own token, the holder
+// claiming again, is accepted, and the mark stays. Only the unfenced
+// store of --fence off takes a stale claim.
+func TestAClaimOfTheMarkIsFencedLikeAWrite(t *testing.T) {
+	t.Parallel()
+	d := fencedstoretest.New(t, "report")
+	s := d.Store(fencedstore.Fence)
+	assert.NilError(t, s.ClaimMark(t.Context(), "report", 15, "B"), "set-up: B claims the mark with token 15")
+	before := d.Accepted()
+
+	err := s.ClaimMark(t.Context(), "report", 14, "A")
+
+	reason, _ := fencedstore.ReasonOf(err)
+	assert.Check(t, cmp.Equal(reason, fencedstore.StaleToken), "A's claim with token 14 below the mark 15 = %v; want refused stale_token", err)
+	assert.Check(t, cmp.Equal(d.Get("report"), fencedstore.Resource{Key: "report", Mark: 15}),
+		"the key after a refused claim: the mark must stay at 15, with no effect")
+	assert.Check(t, cmp.DeepEqual(d.Accepted(), before), "a refused claim was logged")
+
+	assert.Check(t, s.ClaimMark(t.Context(), "report", 15, "B"), "B's second claim with the mark's own token 15: an equal token is admitted")
+	assert.Check(t, cmp.Equal(d.Get("report"), fencedstore.Resource{Key: "report", Mark: 15}),
+		"the key after B's claim again: the mark stays at 15, and a claim has no effect")
+
+	assert.Check(t, d.Store(fencedstore.None).ClaimMark(t.Context(), "report", 3, "A"),
+		"the unfenced store refused a claim: it takes every token")
+	assert.Check(t, cmp.Equal(d.Get("report").Mark, int64(15)), "a stale claim moved the mark down")
+}
