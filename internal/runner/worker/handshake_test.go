@@ -89,6 +89,27 @@ func TestRoleEnteredByHandCreatesNothing(t *testing.T) {
 			cmd.ExtraFiles = []*os.File{r}
 			return cmd
 		}, "not by this process's parent"},
+		{"handshake-finished-by-the-parent", func(t *testing.T, target string) *exec.Cmd {
+			if runtime.GOOS != "linux" {
+				t.Skip("only where the kernel names a socket's writer (SCM_CREDENTIALS) is a handshake from a helper told apart")
+			}
+			// A helper writes the first half of the handshake, the parent
+			// the rest: the last bytes are the parent's, the first are not.
+			w, r, err := worker.HandshakeSocket()
+			assert.NilError(t, err)
+			t.Cleanup(func() { r.Close() })
+			h := handshakeJSON(os.Getpid(), target)
+			helper := exec.Command("/bin/sh", "-c", `printf '%s' "$1" >&3`, "sh", h[:len(h)/2])
+			helper.ExtraFiles = []*os.File{w}
+			out, err := helper.CombinedOutput()
+			assert.NilError(t, err, "the helper: %s", out)
+			_, err = w.WriteString(h[len(h)/2:])
+			assert.NilError(t, err)
+			w.Close()
+			cmd := exec.Command(self)
+			cmd.ExtraFiles = []*os.File{r}
+			return cmd
+		}, "not by this process's parent"},
 		{"another-program-as-parent", func(t *testing.T, target string) *exec.Cmd {
 			if runtime.GOOS != "linux" {
 				t.Skip("only where /proc shows the parent's executable is a parent of another program told apart")
