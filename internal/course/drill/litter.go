@@ -8,6 +8,7 @@ package drill
 // named, so the test that wrote it can be found.
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,14 +33,22 @@ func treeFiles(root string) map[string]bool {
 	return files
 }
 
-// sweepLitter removes the files under root that are not in before and
-// not under keep (the verdict folder), and returns them relative to root.
-func sweepLitter(root string, before map[string]bool, keep string) []string {
-	var removed []string
+// sweepLitter looks at the files under root that are not in before and
+// not under keep (the verdict folder). Those that are SQLite databases, or
+// a database's journal, are what a mutant's test leaves when it sends a
+// database where the test never would: it removes them. Any other file is
+// left where it is and returned in appeared: a person may have written it
+// while the run ran, and only they can say. Both lists are relative to
+// root and sorted.
+func sweepLitter(root string, before map[string]bool, keep string) (removed, appeared []string) {
 	for p := range treeFiles(root) {
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if before[p] || strings.HasPrefix(rel, keep+"/") {
+			continue
+		}
+		if !isDatabaseLitter(p) {
+			appeared = append(appeared, rel)
 			continue
 		}
 		if os.Remove(p) == nil {
@@ -47,5 +56,28 @@ func sweepLitter(root string, before map[string]bool, keep string) []string {
 		}
 	}
 	slices.Sort(removed)
-	return removed
+	slices.Sort(appeared)
+	return removed, appeared
+}
+
+// sqliteHeader is how every SQLite database file begins.
+const sqliteHeader = "SQLite format 3\x00"
+
+// isDatabaseLitter reports whether the file at p is a SQLite database, or
+// by its name one of a database's journals (-wal, -shm, -journal), which
+// need not begin with the header.
+func isDatabaseLitter(p string) bool {
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if strings.HasSuffix(p, suffix) {
+			return true
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == sqliteHeader
 }

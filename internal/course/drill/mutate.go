@@ -68,8 +68,12 @@ func (t *Tool) mutate(ctx context.Context, args []string) error {
 	}
 	before := treeFiles(root)
 	rep, err := mutate.Run(ctx, cfg)
-	for _, f := range sweepLitter(root, before, mutate.VerdictDir) {
-		fmt.Fprintf(t.Stderr, "drill mutate: removed %s, which a judge's test left in the tree\n", f)
+	removed, appeared := sweepLitter(root, before, mutate.VerdictDir)
+	for _, f := range removed {
+		fmt.Fprintf(t.Stderr, "drill mutate: removed %s, a database a judge's test left in the tree\n", f)
+	}
+	for _, f := range appeared {
+		fmt.Fprintf(t.Stderr, "drill mutate: %s appeared in the tree during the run; it is not a database, so it was left: remove it if a test left it\n", f)
 	}
 	if err != nil {
 		return err
