@@ -80,6 +80,15 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 				{"an accepted result", func(o *Out) { o.Result = OK }},
 			})
 	})
+	t.Run("claim-of-a-done-message", func(t *testing.T) {
+		eachFieldCounts(t, Mailbox(10), []Op{first,
+			call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}),
+			call(2, 40, 50, claimOp("b", "m", 200, Out{Result: Refused, Reason: "not_claimable"}))},
+			[]perturbed{
+				{"another reason", func(o *Out) { o.Reason = "lease_held" }},
+				{"an accepted result", func(o *Out) { o.Result = OK }},
+			})
+	})
 	t.Run("read", func(t *testing.T) {
 		eachFieldCounts(t, Mailbox(10), []Op{first,
 			call(2, 20, 30, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "CLAIMED", Holder: "a", Token: 5, Expires: 110}})},
@@ -109,6 +118,33 @@ func TestAnUnansweredTakeoverHoldsATokenAboveTheOldOne(t *testing.T) {
 	ops[3].Token = 6
 	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable,
 		"a completed m with token 6, above the old 5: the unanswered claim may have handed it out")
+}
+
+func TestAnUnansweredTakeoverLeavesACompletionStaleNeverTerminal(t *testing.T) {
+	// a's claim at 115 gets no answer: it took m with a new token, or did
+	// nothing and left a's expired lease. Either way m is not done, so a
+	// completion refused as terminal has no place; one refused as stale
+	// has.
+	ops := []Op{
+		call(1, 0, 10, claimOp("a", "m", 100, won(5, 100))),
+		call(1, 20, 0, claimOp("a", "m", 115, Out{})),
+		call(3, 30, 40, Op{Kind: Complete, Key: "m", Actor: "a", Token: 6, Out: Out{Result: Refused, Reason: "stale_token"}}),
+	}
+	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable, "a completion with token 6 refused as stale")
+	ops[2].Out.Reason = "terminal"
+	assert.Equal(t, checked(t, Mailbox(10), ops...), NotLinearizable, "a completion refused as terminal, and m never done")
+}
+
+func TestAnUnansweredApplyMayHaveTakenEffect(t *testing.T) {
+	// The apply of OP-1 under fence 2 got no answer; a read after it sees
+	// its units, its receipt and its mark.
+	ops := []Op{
+		call(1, 0, 0, applyOp(2, "OP-1", 3, Unknown)),
+		call(2, 20, 30, Op{Kind: Read, Key: "gate", Out: Out{Result: OK, Mark: 2, Count: 3, Receipts: 1}}),
+	}
+	assert.Equal(t, checked(t, Gate(), ops...), Linearizable, "the unanswered apply may have taken effect")
+	ops[1].Out = Out{Result: OK}
+	assert.Equal(t, checked(t, Gate(), ops...), Linearizable, "the unanswered apply may have done nothing")
 }
 
 func TestACallThatFailedMayHaveTakenEffectOrNot(t *testing.T) {
