@@ -118,6 +118,9 @@ func TestAnUnansweredTakeoverHoldsATokenAboveTheOldOne(t *testing.T) {
 	ops[3].Token = 6
 	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable,
 		"a completed m with token 6, above the old 5: the unanswered claim may have handed it out")
+	ops[3].Out = Out{Result: Refused, Reason: "stale_token"}
+	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable,
+		"a's completion with token 6 refused as stale: the unanswered claim may have handed out another")
 }
 
 func TestAnUnansweredTakeoverLeavesACompletionStaleNeverTerminal(t *testing.T) {

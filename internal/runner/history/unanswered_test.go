@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -86,6 +87,9 @@ func TestWhatAnUnansweredQueueCallMayHaveDone(t *testing.T) {
 		{"b's finish with a's fence cannot have finished j", []Op{first,
 			call(2, 20, 0, Op{Kind: Finish, Key: "j", Actor: "b", Token: 5, Out: Out{}}),
 			call(3, 30, 40, readOp("j", Out{State: "completed", Holder: "a", Token: 5, Expires: 110}))}, NotLinearizable},
+		{"a's finish with another fence cannot have finished j", []Op{first,
+			call(1, 20, 0, Op{Kind: Finish, Key: "j", Actor: "a", Token: 4, Out: Out{}}),
+			call(3, 30, 40, readOp("j", Out{State: "completed", Holder: "a", Token: 4, Expires: 110}))}, NotLinearizable},
 		{"a finish of a job never claimed cannot have finished it", []Op{
 			call(1, 0, 0, Op{Kind: Finish, Key: "j", Actor: "a", Token: 0, Out: Out{}}),
 			call(3, 30, 40, readOp("j", Out{State: "completed", Holder: "a"}))}, NotLinearizable},
@@ -141,8 +145,31 @@ func TestMergeReportsWhatItCannotRead(t *testing.T) {
 	assert.NilError(t, os.Mkdir(filepath.Join(dir, "ops-1.jsonl"), 0o755))
 	_, err = Merge(filepath.Join(dir, "ops-*.jsonl"))
 	assert.Check(t, err != nil, "a record that cannot be read must be an error, not an empty history")
-	assert.NilError(t, os.WriteFile(filepath.Join(dir, "ops-2.jsonl"), []byte(`{"op":"claim"}`+"\n"), 0o644))
 	assert.NilError(t, os.Remove(filepath.Join(dir, "ops-1.jsonl")))
-	_, err = Merge(filepath.Join(dir, "ops-*.jsonl"))
-	assert.Check(t, err != nil, "a line with no process or number is not an operation")
+	for _, line := range []string{
+		`{"seq":1,"op":"claim"}`,     // no process
+		`{"process":1,"op":"claim"}`, // no number
+		`{"process":1,"seq":1}`,      // no operation
+	} {
+		assert.NilError(t, os.WriteFile(filepath.Join(dir, "ops-2.jsonl"), []byte(line+"\n"), 0o644))
+		_, err = Merge(filepath.Join(dir, "ops-*.jsonl"))
+		assert.Check(t, err != nil && strings.Contains(err.Error(), "line 1"),
+			"%s is not an operation: want an error naming its line, got %v", line, err)
+	}
+}
+
+func TestMergeOrdersTheCallsByTheirStart(t *testing.T) {
+	dir := t.TempDir()
+	later := Op{Process: 1, Seq: 1, Kind: Read, Key: "k", Call: 200, Return: 210, Out: Out{Result: OK}}
+	earlier := Op{Process: 2, Seq: 1, Kind: Read, Key: "k", Call: 100, Return: 110, Out: Out{Result: OK}}
+	for name, op := range map[string]Op{"ops-1.jsonl": later, "ops-2.jsonl": earlier} {
+		var b strings.Builder
+		assert.NilError(t, WriteLines(&b, []Op{op}))
+		assert.NilError(t, os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644))
+	}
+	ops, err := Merge(filepath.Join(dir, "ops-*.jsonl"))
+	assert.NilError(t, err)
+	assert.Assert(t, len(ops) == 2)
+	assert.Check(t, ops[0].Process == 2 && ops[1].Process == 1,
+		"process 2 called first, at 100, and process 1 at 200: the history must list them in that order, got processes %d, %d", ops[0].Process, ops[1].Process)
 }
