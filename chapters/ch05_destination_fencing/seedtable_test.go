@@ -9,6 +9,7 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
+	"github.com/fencelab/fencelab/chapters/internal/testenv"
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/runner/fencinglab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
@@ -28,6 +29,7 @@ const defaultUnits = 4
 // the default N it is a separate OS process, as the runner starts it, and
 // the test checks that too.
 func TestSeedTable(t *testing.T) {
+	testenv.MustHaveWorkerProcesses(t)
 	t.Parallel()
 	for _, tc := range []struct {
 		name     string

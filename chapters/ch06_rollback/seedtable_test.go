@@ -6,6 +6,7 @@ import (
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
 
+	"github.com/fencelab/fencelab/chapters/internal/testenv"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
 	"github.com/fencelab/fencelab/internal/runner/fencinglab"
@@ -21,6 +22,7 @@ import (
 // default; at the default N it is a separate OS process, as the runner
 // starts it, and the test checks that too.
 func TestRollbackCaseMatchesSeedTable(t *testing.T) {
+	testenv.MustHaveWorkerProcesses(t)
 	t.Parallel()
 	for n := int64(1); n <= 9; n++ {
 		start := worker.StartInProcess

@@ -1,26 +1,25 @@
 package underfire
 
-// This file holds the actor ledger's model-based tests: random sequences
-// whose calls are overtaken, and the stored regression cases.
+// This file holds the actor ledger's model-based tests: sequences rapid
+// draws and shrinks, whose calls are overtaken, the stored regression
+// cases, and the fuzz target.
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
+	"pgregory.net/rapid"
 )
 
-// actorLeases are the leases the seeded runs take in turn: chapter 8's
-// 15 minutes and leases short enough to end all the time.
+// actorLeases are the leases rapid draws from: chapter 8's 15 minutes
+// (where shrinking leads) and leases short enough to end all the time.
 var actorLeases = []int64{15, 3, 1}
 
-// The overtaking run: actorOvertakeSeeds sequences of actorOvertakeSteps
-// steps each, about a third of them overtaken.
-const (
-	actorOvertakeSeeds = 16
-	actorOvertakeSteps = 50
-)
+// actorOvertakeRounds is the length of the actors' sequences, in rounds of
+// about 30 steps (drawSteps): with 10 checks, some 900 steps (the seeded
+// run of earlier editions took 16 x 50).
+const actorOvertakeRounds = 3
 
 // TestActorsDecideInsideTheirTransactionsWhenOvertaken: random sequences
 // of lease acquires and releases, attempts presenting the caller's lease
@@ -35,14 +34,7 @@ const (
 // before its transaction answers from a row that has changed since.
 func TestActorsDecideInsideTheirTransactionsWhenOvertaken(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range actorOvertakeSeeds {
-		lease := actorLeases[seed%len(actorLeases)]
-		c := generateActors(newSeeded(uint64(1300+seed), actorOvertakeSteps), lease, true)
-		total += checkActors(t, c, fmt.Sprintf("overtaking seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, actorProperty(rapid.Just(true), actorOvertakeRounds))
 }
 
 // TestActorRegressionCases runs every case kept under testdata/actor.
@@ -53,47 +45,39 @@ func TestActorRegressionCases(t *testing.T) {
 			t.Parallel()
 			c, err := parseActorCase(text)
 			assert.NilError(t, err, "testdata/actor/%s.case", name)
-			checkActors(t, c, "testdata/actor/"+name+".case")
+			checkActors(t, t, c, "testdata/actor/"+name+".case")
 		})
 	}
 }
 
-// FuzzActorModel draws the sequence from the fuzzer's bytes: the first
-// picks the lease, and whether steps are overtaken (its top bit); each
-// later one a choice of the generator.
+// FuzzActorModel draws the sequence from the fuzzer's bytes, through
+// rapid: a lease, whether steps are overtaken, and fuzzRounds rounds of
+// steps.
 //
 //	go test -run '^$' -fuzz=FuzzActorModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzActorModel(f *testing.F) {
-	for seed := range 3 {
-		f.Add(seedBytes(uint64(410+seed), 300))
+	addFuzzSeeds(f, 410, 3)
+	f.Fuzz(rapid.MakeFuzz(actorProperty(rapid.Bool(), fuzzRounds).fuzz()))
+}
+
+// actorProperty draws a lease, whether steps are overtaken (from
+// overtake), and a sequence of rounds rounds, and replays it.
+func actorProperty(overtake *rapid.Generator[bool], rounds int) property {
+	return func(t *rapid.T) int {
+		lease := choose(t, "lease", actorLeases...)
+		c := generateActors(t, lease, overtake.Draw(t, "overtaken steps"), rounds)
+		return checkActors(rapidTB{t: t}, t, c, "drawn by rapid")
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		lease := actorLeases[int(data[0])%len(actorLeases)]
-		checkActors(t, generateActors(newFuzzBytes(data[1:]), lease, data[0] >= 128), "this fuzz input")
-	})
 }
 
 // checkActors replays c and returns how many steps ran. If the mechanism
-// and the model disagree it shrinks the sequence and fails tb with it.
-func checkActors(tb testing.TB, c actorCase, from string) int {
+// and the model disagree it fails fail with the steps up to the one where
+// they did.
+func checkActors(tb testing.TB, fail failer, c actorCase, from string) int {
 	tb.Helper()
 	ran, d := replayActors(tb, c)
-	if d == nil {
-		return ran
+	if d != nil {
+		report(fail, "actor", fmt.Sprintf("%s, %s", from, c.header()[0]), ran, c.header(), *d)
 	}
-	disagrees := func(s []actorStep) bool {
-		_, d := replayActors(tb, actorCase{lease: c.lease, steps: s})
-		return d != nil
-	}
-	steps, minimal := shrink(c.steps[:ran], disagrees)
-	steps = startAtZero(steps, disagrees)
-	if _, shrunk := replayActors(tb, actorCase{lease: c.lease, steps: steps}); shrunk != nil {
-		d = shrunk
-		d.minimal = minimal
-	}
-	report(tb, "actor", fmt.Sprintf("%s, %s; it showed at step %d", from, c.header()[0], ran), ran, c.header(), *d)
 	return ran
 }

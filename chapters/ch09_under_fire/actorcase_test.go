@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
 	"github.com/fencelab/fencelab/internal/actor"
+	"pgregory.net/rapid"
 )
 
 // The ledger every actor sequence starts from: two actors, six
@@ -53,13 +54,6 @@ type actorStep struct {
 	// before which the next step runs whole (overtake_test.go); 0: none.
 	// Only Run has more than one transaction.
 	overtaken int
-}
-
-func (s actorStep) time() int64 { return s.at }
-
-func (s actorStep) shifted(by int64) actorStep {
-	s.at += by
-	return s
 }
 
 func (s actorStep) String() string {
@@ -265,14 +259,14 @@ func (am *actorModel) leaseEnds() []int64 {
 	return ends
 }
 
-// generateActors draws a sequence from ch. Calls mostly name assignments
+// generateActors draws a sequence of rounds rounds (drawSteps). Calls mostly name assignments
 // that are not finished yet, and a run's provider sometimes works until
 // its lease ends, or just before or after. With overtake, about one step
 // in three is overtaken by the next, which comes from another process,
 // mostly names the same actor and half the time makes the same call; a
 // run is overtaken before any one of its transactions, and its overtaker
 // often comes at the minute its lease ends.
-func generateActors(ch chooser, lease int64, overtake bool) actorCase {
+func generateActors(t *rapid.T, lease int64, overtake bool, rounds int) actorCase {
 	c := actorCase{lease: lease}
 	am := newActorModel(lease)
 	span := max(lease, 5)
@@ -280,26 +274,26 @@ func generateActors(ch chooser, lease int64, overtake bool) actorCase {
 	noop := func(int) {}
 	var held []actorStep // an overtaken step, applied to the model after its overtaker
 	var heldTok model.Token
-	for ch.more() {
-		now = pickTime(ch, now, am.leaseEnds(), span)
-		s := actorStep{at: now, process: pick(ch, processNames...)}
-		n := ch.intn(20)
+	drawSteps(t, rounds, func(t *rapid.T) {
+		now = drawTime(t, now, am.leaseEnds(), span)
+		s := actorStep{at: now, process: choose(t, "process", processNames...)}
+		n := below(t, "call", 20)
 		if len(held) > 0 {
 			others := slices.DeleteFunc(slices.Clone(processNames), func(p string) bool { return p == held[0].process })
-			s.process = pick(ch, others...)
-			if ch.intn(2) == 0 {
+			s.process = choose(t, "overtaking process", others...)
+			if chance(t, "same call", 1, 2) {
 				n = map[string]int{"AcquireLease": 0, "ReleaseLease": 5, "AcquireAttempt": 8, "Run": 13}[held[0].op]
 			}
 		}
-		actorName := pick(ch, actorNames...)
-		if len(held) > 0 && ch.intn(4) > 0 {
+		actorName := choose(t, "actor", actorNames...)
+		if len(held) > 0 && !chance(t, "overtaker on another actor", 1, 4) {
 			actorName = held[0].leaseActor()
 		}
 		if len(held) > 0 && held[0].op == "Run" && held[0].overtaken > 1 {
 			// Inside a run, after its lease: another process on the same
 			// actor, mostly at the minute the run's lease ends.
 			actorName = held[0].leaseActor()
-			s.at = held[0].at + lease - int64(pick(ch, 0, 0, 1, 2, 3)/2)
+			s.at = held[0].at + lease - int64(choose(t, "before the lease ends", 0, 0, 1, 2, 3)/2)
 		}
 		switch {
 		case n < 5:
@@ -307,29 +301,29 @@ func generateActors(ch chooser, lease int64, overtake bool) actorCase {
 		case n < 8:
 			s.op, s.id = "ReleaseLease", actorName
 		case n < 13:
-			s.op, s.id = "AcquireAttempt", am.pickAssignment(ch, actorName)
+			s.op, s.id = "AcquireAttempt", am.drawAssignment(t, actorName)
 		default:
-			s.op, s.id, s.result = "Run", am.pickAssignment(ch, actorName), pick(ch, runResults...)
-			s.stall = pick(ch, 0, 0, 0, 1, lease-1, lease, lease+1)
+			s.op, s.id, s.result = "Run", am.drawAssignment(t, actorName), choose(t, "result", runResults...)
+			s.stall = choose(t, "stall", 0, 0, 0, 1, lease-1, lease, lease+1)
 		}
 		if len(held) > 0 && held[0].op != "AcquireLease" && held[0].op != "ReleaseLease" &&
-			s.op != "AcquireLease" && s.op != "ReleaseLease" && ch.intn(4) > 0 {
+			s.op != "AcquireLease" && s.op != "ReleaseLease" && !chance(t, "overtaker on another assignment", 1, 4) {
 			s.id = held[0].id
 		}
-		if (s.op == "AcquireAttempt" || s.op == "Run") && ch.intn(10) == 0 {
-			s.id = pick(ch, unknownAssignments...)
+		if (s.op == "AcquireAttempt" || s.op == "Run") && chance(t, "unknown assignment", 1, 10) {
+			s.id = choose(t, "unknown assignment", unknownAssignments...)
 		}
 		if s.op == "ReleaseLease" || s.op == "AcquireAttempt" {
-			s.lease = pick(ch, latest, latest, latest, earlier, other, none, never)
+			s.lease = choose(t, "lease token", latest, latest, latest, earlier, other, none, never)
 		}
-		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+		if overtake && len(held) == 0 && chance(t, "overtaken", 1, 3) {
 			s.overtaken = 1
 			if s.op == "Run" {
-				s.overtaken = pick(ch, 1, 2, 3, 3, 4, 4, 5)
+				s.overtaken = choose(t, "overtaken before transaction", 1, 2, 3, 3, 4, 4, 5)
 			}
 			c.steps = append(c.steps, s)
 			held, heldTok = []actorStep{s}, am.presented(s)
-			continue
+			return
 		}
 		c.steps = append(c.steps, s)
 		am.apply(s, am.presented(s), noop)
@@ -338,13 +332,13 @@ func generateActors(ch chooser, lease int64, overtake bool) actorCase {
 			held = nil
 		}
 		now = max(now, s.at)
-	}
+	})
 	return c
 }
 
-// pickAssignment draws an assignment of actorName, three times in four
+// drawAssignment draws an assignment of actorName, three times in four
 // one that is not finished yet, if it has one.
-func (am *actorModel) pickAssignment(ch chooser, actorName string) string {
+func (am *actorModel) drawAssignment(t *rapid.T, actorName string) string {
 	var mine, open []string
 	for _, a := range assignments {
 		if a.actor != actorName {
@@ -355,10 +349,10 @@ func (am *actorModel) pickAssignment(ch chooser, actorName string) string {
 			open = append(open, a.id)
 		}
 	}
-	if len(open) > 0 && ch.intn(4) > 0 {
-		return pick(ch, open...)
+	if len(open) > 0 && !chance(t, "finished assignment", 1, 4) {
+		return choose(t, "open assignment", open...)
 	}
-	return pick(ch, mine...)
+	return choose(t, "assignment", mine...)
 }
 
 // sayActor describes an outcome of op for a person.

@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"pgregory.net/rapid"
 )
 
 // tokenRef says which token a step presents. A step names it by role, not
@@ -89,8 +90,8 @@ func process(name string, plain, odd []string) int {
 // same letters in the other case, or with a trailing space, or with a NUL
 // byte after them. The generators give it to impostor steps, which present
 // the token of the name they look like.
-func lookAlike(ch chooser, name string) string {
-	switch ch.intn(3) {
+func lookAlike(t *rapid.T, name string) string {
+	switch below(t, "look-alike", 3) {
 	case 0:
 		if up := strings.ToUpper(name); up != name {
 			return up
@@ -194,24 +195,28 @@ func caseLines(text string) []string {
 // disagreement is what a replay found: the lines it ran, the last one
 // showing both answers, and what differed there.
 type disagreement struct {
-	lines   []string
-	what    string // "the answer", "msg-1's committed row", ...
-	minimal bool   // set by the shrink: no single step can be left out
+	lines []string
+	what  string // "the answer", "msg-1's committed row", ...
 }
 
-// report fails tb with a shrunk disagreement, printed so it can be kept.
-// system is "mailbox", "queue", "session" or "actor" (the testdata
-// folder and the test that runs it); from says where the sequence came from; header is the case's
+// failer is what report fails: the test that runs a stored case, or
+// rapid's T for a drawn sequence, which rapid then shrinks by replaying
+// shorter draws until none still fails this way.
+type failer interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// report fails with a disagreement, printed so it can be kept. system is
+// "mailbox", "queue", "session" or "actor" (the testdata folder and the
+// test that runs it); from says where the sequence came from; step is the
+// step, counted from 1, at which the two disagreed; header is the case's
 // first lines (lease, contract).
-func report(tb testing.TB, system, from string, total int, header []string, d disagreement) {
-	tb.Helper()
+func report(fail failer, system, from string, step int, header []string, d disagreement) {
+	fail.Helper()
 	var b strings.Builder
-	how := "no single step can be left out"
-	if !d.minimal {
-		how = fmt.Sprintf("the shrink stopped after %d replays; some step may still be left out", shrinkBudget)
-	}
-	fmt.Fprintf(&b, "the %s and its model disagree about %s (%s). Shrunk from %d steps to %d (%s):\n\n",
-		system, d.what, from, total, len(d.lines), how)
+	fmt.Fprintf(&b, "the %s and its model disagree about %s at step %d (%s); the last line says what each answered:\n\n",
+		system, d.what, step, from)
 	for _, l := range header {
 		fmt.Fprintf(&b, "\t%s\n", l)
 	}
@@ -221,7 +226,7 @@ func report(tb testing.TB, system, from string, total int, header []string, d di
 	fmt.Fprintf(&b, "\nTo keep it as a regression case, save the indented lines as\n"+
 		"chapters/ch09_under_fire/testdata/%s/NAME.case, with a # line saying what it catches;\n"+
 		"%s runs every case there.", system, regressionTest[system])
-	tb.Fatal(b.String())
+	fail.Fatal(b.String())
 }
 
 // regressionTest names the test that runs each system's stored cases.

@@ -1,27 +1,30 @@
 package underfire
 
-// This file holds the mailbox's model-based tests: a fixed set of seeded
-// random sequences, the stored regression cases, and the fuzz target.
+// This file holds the mailbox's model-based tests: sequences rapid draws
+// and shrinks, the stored regression cases, and the fuzz target.
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
+	"pgregory.net/rapid"
 
 	"github.com/fencelab/fencelab/internal/mailbox"
 )
 
-// mailboxLeases are the leases the seeded runs take in turn: chapter 3's
-// 15 minutes, short ones that end all the time, and chapter 2's claims
-// that never expire.
+// mailboxLeases are the leases rapid draws from: chapter 3's 15 minutes
+// (where shrinking leads), short ones that end all the time, and chapter
+// 2's claims that never expire.
 var mailboxLeases = []int64{15, 5, 1, mailbox.NoLease}
 
-// The seeded run: mailboxSeeds sequences of mailboxSteps steps each.
+// The lengths of the mailbox's sequences, in rounds of about 30 steps
+// (drawSteps): with 10 checks, some 1,500 steps in the plain run (the
+// seeded run of earlier editions took 16 x 100, and rapid's lengths vary), some 600 in the
+// overtaking one (8 x 60).
 const (
-	mailboxSeeds = 16
-	mailboxSteps = 100
+	mailboxRounds         = 5
+	mailboxOvertakeRounds = 2
 )
 
 // TestMailboxAgreesWithModel: random sequences of claims, completions and
@@ -32,22 +35,8 @@ const (
 // what model.Mailbox says.
 func TestMailboxAgreesWithModel(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range mailboxSeeds {
-		lease := mailboxLeases[seed%len(mailboxLeases)]
-		c := generateMailbox(newSeeded(uint64(seed), mailboxSteps), lease, false)
-		total += checkMailbox(t, c, fmt.Sprintf("seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, mailboxProperty(false, mailboxRounds))
 }
-
-// The overtaking run: mailboxOvertakeSeeds sequences of
-// mailboxOvertakeSteps steps each, about a third of them overtaken.
-const (
-	mailboxOvertakeSeeds = 8
-	mailboxOvertakeSteps = 60
-)
 
 // TestMailboxDecidesInsideItsTransactionWhenOvertaken: random sequences
 // like TestMailboxAgreesWithModel's, where about one call in three is
@@ -61,18 +50,12 @@ const (
 // the overtaker's, though its claim came later.
 func TestMailboxDecidesInsideItsTransactionWhenOvertaken(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range mailboxOvertakeSeeds {
-		lease := mailboxLeases[seed%len(mailboxLeases)]
-		c := generateMailbox(newSeeded(uint64(1000+seed), mailboxOvertakeSteps), lease, true)
-		total += checkMailbox(t, c, fmt.Sprintf("overtaking seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, mailboxProperty(true, mailboxOvertakeRounds))
 }
 
 // TestMailboxRegressionCases runs every case kept under testdata/mailbox:
-// sequences a shrink once printed, each saved because it catches a mistake.
+// sequences a failing run once printed, each saved because it catches a
+// mistake.
 func TestMailboxRegressionCases(t *testing.T) {
 	t.Parallel()
 	for name, text := range storedCases(t, "mailbox") {
@@ -80,60 +63,41 @@ func TestMailboxRegressionCases(t *testing.T) {
 			t.Parallel()
 			c, err := parseMailboxCase(text)
 			assert.NilError(t, err, "testdata/mailbox/%s.case", name)
-			checkMailbox(t, c, "testdata/mailbox/"+name+".case")
+			checkMailbox(t, t, c, "testdata/mailbox/"+name+".case")
 		})
 	}
 }
 
-// FuzzMailboxModel draws the sequence from the fuzzer's bytes: the first
-// picks the lease, each later one a choice of the generator. Run it for as
-// long as you like. Every input builds fresh SQLite files, and SQLite is so
-// much code that almost every input reaches some new part of it, so keep
-// the fuzzer from spending its default minute shrinking each one:
+// FuzzMailboxModel draws the sequence from the fuzzer's bytes, through
+// rapid: the same property as TestMailboxAgreesWithModel's, fuzzRounds
+// long. Run it for as long as you like. Every input builds fresh SQLite
+// files, and SQLite is so much code that almost every input reaches some
+// new part of it, so keep the fuzzer from spending its default minute
+// shrinking each one:
 //
 //	go test -run '^$' -fuzz=FuzzMailboxModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzMailboxModel(f *testing.F) {
-	for seed := range 4 {
-		f.Add(seedBytes(uint64(seed), 300))
+	addFuzzSeeds(f, 0, 3)
+	f.Fuzz(rapid.MakeFuzz(mailboxProperty(false, fuzzRounds).fuzz()))
+}
+
+// mailboxProperty draws a lease and a sequence of rounds rounds, and
+// replays it.
+func mailboxProperty(overtake bool, rounds int) property {
+	return func(t *rapid.T) int {
+		c := generateMailbox(t, choose(t, "lease", mailboxLeases...), overtake, rounds)
+		return checkMailbox(rapidTB{t: t}, t, c, "drawn by rapid")
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		lease := mailboxLeases[int(data[0])%len(mailboxLeases)]
-		checkMailbox(t, generateMailbox(newFuzzBytes(data[1:]), lease, false), "this fuzz input")
-	})
 }
 
 // checkMailbox replays c and returns how many steps ran. If the mailbox
-// and the model disagree it shrinks the sequence and fails tb with the
-// short one, printed so it can be kept as a regression case.
-func checkMailbox(tb testing.TB, c mailboxCase, from string) int {
+// and the model disagree it fails fail with the steps up to the one where
+// they did, printed so they can be kept as a regression case.
+func checkMailbox(tb testing.TB, fail failer, c mailboxCase, from string) int {
 	tb.Helper()
 	ran, d := replayMailbox(tb, c)
-	if d == nil {
-		return ran
+	if d != nil {
+		report(fail, "mailbox", fmt.Sprintf("%s, %s", from, c.header()[0]), ran, c.header(), *d)
 	}
-	disagrees := func(s []mailboxStep) bool {
-		_, d := replayMailbox(tb, mailboxCase{lease: c.lease, steps: s})
-		return d != nil
-	}
-	steps, minimal := shrink(c.steps[:ran], disagrees)
-	steps = startAtZero(steps, disagrees)
-	if _, shrunk := replayMailbox(tb, mailboxCase{lease: c.lease, steps: steps}); shrunk != nil {
-		d = shrunk
-		d.minimal = minimal
-	}
-	report(tb, "mailbox", fmt.Sprintf("%s, %s; it showed at step %d", from, c.header()[0], ran), ran, c.header(), *d)
 	return ran
-}
-
-// seedBytes returns n bytes drawn from seed: a fixed fuzz input.
-func seedBytes(seed uint64, n int) []byte {
-	s := newSeeded(seed, 0)
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(s.intn(256))
-	}
-	return b
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
 	"github.com/fencelab/fencelab/internal/mailbox"
+	"pgregory.net/rapid"
 )
 
 // The mailbox every sequence starts from: the five NEW messages of
@@ -47,13 +48,6 @@ type mailboxStep struct {
 	// overtaken: the next step runs whole just before this call's
 	// transaction begins (overtake_test.go).
 	overtaken bool
-}
-
-func (s mailboxStep) time() int64 { return s.at }
-
-func (s mailboxStep) shifted(by int64) mailboxStep {
-	s.at += by
-	return s
 }
 
 func (s mailboxStep) String() string {
@@ -164,30 +158,31 @@ func (mm *mailboxModel) leaseEnds() []int64 {
 	return ends
 }
 
-// generateMailbox draws a sequence from ch. It runs the model as it goes,
-// only to aim times at the leases' ends; the mechanism is not involved.
-// With overtake, about one step in three is overtaken by the next, which
-// mostly names the same message, and half the time makes the same call.
-func generateMailbox(ch chooser, lease int64, overtake bool) mailboxCase {
+// generateMailbox draws a sequence of rounds rounds (drawSteps). It runs
+// the model as it goes, only to aim times at the leases' ends; the
+// mechanism is not involved. With overtake, about one step in three is
+// overtaken by the next, which mostly names the same message, and half
+// the time makes the same call.
+func generateMailbox(t *rapid.T, lease int64, overtake bool, rounds int) mailboxCase {
 	c := mailboxCase{lease: lease}
 	mm := newMailboxModel(lease)
 	span := max(lease, 15)
 	var now int64
 	var held []mailboxStep // an overtaken step, applied to the model after its overtaker
 	var heldTok model.Token
-	for ch.more() {
-		now = pickTime(ch, now, mm.leaseEnds(), span)
-		s := mailboxStep{at: now, owner: pick(ch, plainOwners...), id: pick(ch, messages...).id}
-		if len(held) > 0 && ch.intn(4) > 0 {
+	drawSteps(t, rounds, func(t *rapid.T) {
+		now = drawTime(t, now, mm.leaseEnds(), span)
+		s := mailboxStep{at: now, owner: choose(t, "owner", plainOwners...), id: choose(t, "message", messages...).id}
+		if len(held) > 0 && !chance(t, "overtaker on another message", 1, 4) {
 			s.id = held[0].id
 		}
-		if ch.intn(10) < 3 {
-			s.owner = pick(ch, oddOwners...)
+		if chance(t, "odd owner", 3, 10) {
+			s.owner = choose(t, "odd owner", oddOwners...)
 		}
-		if ch.intn(8) == 0 {
-			s.id = pick(ch, unknownMessages...)
+		if chance(t, "unknown message", 1, 8) {
+			s.id = choose(t, "unknown message", unknownMessages...)
 		}
-		switch n := ch.intn(20); {
+		switch n := below(t, "call", 20); {
 		case n < 11:
 			s.op = "Claim"
 		case n < 15:
@@ -195,27 +190,27 @@ func generateMailbox(ch chooser, lease int64, overtake bool) mailboxCase {
 		default:
 			s.op = "DeadLetter"
 		}
-		if len(held) > 0 && ch.intn(2) == 0 {
+		if len(held) > 0 && chance(t, "same call", 1, 2) {
 			s.op = held[0].op // the same call twice at once: the race the transaction must settle
 		}
 		if s.op == "Complete" || s.op == "DeadLetter" {
-			s.tok = pick(ch, latest, latest, latest, earlier, other, none, never)
+			s.tok = choose(t, "token", latest, latest, latest, earlier, other, none, never)
 		}
-		if msg, _ := mm.m.Message(s.id); len(held) > 0 && msg.State == mailbox.Claimed && ch.intn(2) == 0 {
+		if msg, _ := mm.m.Message(s.id); len(held) > 0 && msg.State == mailbox.Claimed && chance(t, "holder first", 1, 2) {
 			s.owner, s.tok = msg.Owner, latest // the holder itself, with its token, gets in first
 			if s.op == "Claim" {
 				s.tok = ""
 			}
 		}
-		if msg, _ := mm.m.Message(s.id); ch.intn(10) == 0 && msg.State == mailbox.Claimed {
+		if msg, _ := mm.m.Message(s.id); chance(t, "impostor", 1, 10) && msg.State == mailbox.Claimed {
 			// An impostor: a name like the holder's, presenting the holder's token.
-			s.owner, s.op, s.tok = lookAlike(ch, msg.Owner), "Complete", other
+			s.owner, s.op, s.tok = lookAlike(t, msg.Owner), "Complete", other
 		}
-		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+		if overtake && len(held) == 0 && chance(t, "overtaken", 1, 3) {
 			s.overtaken = true
 			c.steps = append(c.steps, s)
 			held, heldTok = []mailboxStep{s}, mm.presented(s)
-			continue
+			return
 		}
 		c.steps = append(c.steps, s)
 		mm.apply(s, mm.presented(s))
@@ -223,7 +218,7 @@ func generateMailbox(ch chooser, lease int64, overtake bool) mailboxCase {
 			mm.apply(held[0], heldTok)
 			held = nil
 		}
-	}
+	})
 	return c
 }
 

@@ -1,30 +1,33 @@
 package underfire
 
-// This file holds the queue-and-destination model-based tests: a fixed set
-// of seeded random sequences, the stored regression cases, and the fuzz
+// This file holds the queue-and-destination model-based tests: sequences
+// rapid draws and shrinks, the stored regression cases, and the fuzz
 // target.
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
+	"pgregory.net/rapid"
 
 	"github.com/fencelab/fencelab/internal/gate"
 )
 
-// The seeded runs take every contract in turn, and leases of chapter 5's
-// five ticks and shorter.
+// rapid draws every contract, and leases of chapter 5's five ticks and
+// shorter; shrinking leads to the first of each.
 var (
 	queueContracts = []gate.Contract{gate.FenceReceipt, gate.Fence, gate.None}
 	queueLeases    = []int64{5, 2, 1}
 )
 
-// The seeded run: queueSeeds sequences of queueSteps steps each.
+// The lengths of the queue's sequences, in rounds of about 30 steps
+// (drawSteps): with 10 checks, some 1,200 steps in the plain run (the
+// seeded run of earlier editions took 12 x 100), some 600 in the
+// overtaking one (10 x 60).
 const (
-	queueSeeds = 12
-	queueSteps = 100
+	queueRounds         = 4
+	queueOvertakeRounds = 2
 )
 
 // TestQueueAndGateAgreeWithModel: random sequences of claims, destination
@@ -35,23 +38,8 @@ const (
 // its arrivals log must be what the models say.
 func TestQueueAndGateAgreeWithModel(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range queueSeeds {
-		contract := queueContracts[seed%len(queueContracts)]
-		lease := queueLeases[seed/len(queueContracts)%len(queueLeases)]
-		c := generateQueue(newSeeded(uint64(seed), queueSteps), lease, contract, false)
-		total += checkQueue(t, c, fmt.Sprintf("seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, queueProperty(false, queueRounds))
 }
-
-// The overtaking run: queueOvertakeSeeds sequences of queueOvertakeSteps
-// steps each, about a third of them overtaken.
-const (
-	queueOvertakeSeeds = 10
-	queueOvertakeSteps = 60
-)
 
 // TestQueueAndGateDecideInsideTheirTransactionsWhenOvertaken: random
 // sequences like TestQueueAndGateAgreeWithModel's, where about one call in
@@ -65,15 +53,7 @@ const (
 // changed since.
 func TestQueueAndGateDecideInsideTheirTransactionsWhenOvertaken(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range queueOvertakeSeeds {
-		contract := queueContracts[seed%len(queueContracts)]
-		lease := queueLeases[seed/len(queueContracts)%len(queueLeases)]
-		c := generateQueue(newSeeded(uint64(1100+seed), queueOvertakeSteps), lease, contract, true)
-		total += checkQueue(t, c, fmt.Sprintf("overtaking seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, queueProperty(true, queueOvertakeRounds))
 }
 
 // TestQueueRegressionCases runs every case kept under testdata/queue.
@@ -84,49 +64,40 @@ func TestQueueRegressionCases(t *testing.T) {
 			t.Parallel()
 			c, err := parseQueueCase(text)
 			assert.NilError(t, err, "testdata/queue/%s.case", name)
-			checkQueue(t, c, "testdata/queue/"+name+".case")
+			checkQueue(t, t, c, "testdata/queue/"+name+".case")
 		})
 	}
 }
 
-// FuzzQueueModel draws the sequence from the fuzzer's bytes: the first
-// picks the contract and the lease, each later one a choice of the
-// generator.
+// FuzzQueueModel draws the sequence from the fuzzer's bytes, through
+// rapid: the same property as TestQueueAndGateAgreeWithModel's,
+// fuzzRounds long.
 //
 //	go test -run '^$' -fuzz=FuzzQueueModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzQueueModel(f *testing.F) {
-	for seed := range 3 {
-		f.Add(seedBytes(uint64(100+seed), 400))
+	addFuzzSeeds(f, 100, 3)
+	f.Fuzz(rapid.MakeFuzz(queueProperty(false, fuzzRounds).fuzz()))
+}
+
+// queueProperty draws a contract, a lease and a sequence of rounds
+// rounds, and replays it.
+func queueProperty(overtake bool, rounds int) property {
+	return func(t *rapid.T) int {
+		contract := choose(t, "contract", queueContracts...)
+		lease := choose(t, "lease", queueLeases...)
+		c := generateQueue(t, lease, contract, overtake, rounds)
+		return checkQueue(rapidTB{t: t}, t, c, "drawn by rapid")
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		contract := queueContracts[int(data[0])%len(queueContracts)]
-		lease := queueLeases[int(data[0])/len(queueContracts)%len(queueLeases)]
-		checkQueue(t, generateQueue(newFuzzBytes(data[1:]), lease, contract, false), "this fuzz input")
-	})
 }
 
 // checkQueue replays c and returns how many steps ran. If the mechanism
-// and the models disagree it shrinks the sequence and fails tb with it.
-func checkQueue(tb testing.TB, c queueCase, from string) int {
+// and the models disagree it fails fail with the steps up to the one
+// where they did.
+func checkQueue(tb testing.TB, fail failer, c queueCase, from string) int {
 	tb.Helper()
 	ran, d := replayQueue(tb, c)
-	if d == nil {
-		return ran
+	if d != nil {
+		report(fail, "queue", fmt.Sprintf("%s, lease %d, contract %s", from, c.lease, c.contract), ran, c.header(), *d)
 	}
-	disagrees := func(s []queueStep) bool {
-		_, d := replayQueue(tb, queueCase{lease: c.lease, contract: c.contract, steps: s})
-		return d != nil
-	}
-	steps, minimal := shrink(c.steps[:ran], disagrees)
-	steps = startAtZero(steps, disagrees)
-	if _, shrunk := replayQueue(tb, queueCase{lease: c.lease, contract: c.contract, steps: steps}); shrunk != nil {
-		d = shrunk
-		d.minimal = minimal
-	}
-	report(tb, "queue", fmt.Sprintf("%s, lease %d, contract %s; it showed at step %d", from, c.lease, c.contract, ran),
-		ran, c.header(), *d)
 	return ran
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
+	"pgregory.net/rapid"
 )
 
 // The queue every sequence starts from: chapter 5's job and three more,
@@ -59,13 +60,6 @@ type queueStep struct {
 	// overtaken: the next step runs whole just before this call's
 	// transaction begins (overtake_test.go).
 	overtaken bool
-}
-
-func (s queueStep) time() int64 { return s.at }
-
-func (s queueStep) shifted(by int64) queueStep {
-	s.at += by
-	return s
 }
 
 func (s queueStep) String() string {
@@ -231,11 +225,11 @@ func (qm *queueModel) leaseEnds() []int64 {
 	return ends
 }
 
-// generateQueue draws a sequence from ch, running the model as it goes to
-// aim times at the leases' ends. With overtake, about one step in three
+// generateQueue draws a sequence of rounds rounds (drawSteps), running the
+// model as it goes to aim times at the leases' ends. With overtake, about one step in three
 // is overtaken by the next, which mostly names the same job and half the
 // time makes the same call.
-func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake bool) queueCase {
+func generateQueue(t *rapid.T, lease int64, contract gate.Contract, overtake bool, rounds int) queueCase {
 	c := queueCase{lease: lease, contract: contract}
 	qm := newQueueModel(lease, contract)
 	span := max(lease, 5)
@@ -245,9 +239,9 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake boo
 	var heldFence model.Token
 	var heldReq model.Request
 	apply := func(s queueStep) { qm.apply(s, qm.presented(s), qm.request(s)) }
-	for ch.more() {
-		now = pickTime(ch, now, qm.leaseEnds(), span)
-		if (logBroken && ch.intn(4) == 0) || (!logBroken && ch.intn(25) == 0) {
+	drawSteps(t, rounds, func(t *rapid.T) {
+		now = drawTime(t, now, qm.leaseEnds(), span)
+		if (logBroken && chance(t, "repair the log", 1, 4)) || (!logBroken && chance(t, "break the log", 1, 25)) {
 			s := queueStep{at: now, worker: operator, op: "BreakLog", job: arrivals}
 			if logBroken {
 				s.op = "RepairLog"
@@ -259,16 +253,16 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake boo
 				qm.apply(held[0], heldFence, heldReq)
 				held = nil
 			}
-			continue
+			return
 		}
-		s := queueStep{at: now, worker: pick(ch, plainWorkers...), job: pick(ch, jobs...).id}
-		if len(held) > 0 && ch.intn(4) > 0 {
+		s := queueStep{at: now, worker: choose(t, "worker", plainWorkers...), job: choose(t, "job", jobs...).id}
+		if len(held) > 0 && !chance(t, "overtaker on another job", 1, 4) {
 			s.job = held[0].job
 		}
-		if ch.intn(10) < 3 {
-			s.worker = pick(ch, oddWorkers...)
+		if chance(t, "odd worker", 3, 10) {
+			s.worker = choose(t, "odd worker", oddWorkers...)
 		}
-		switch n := ch.intn(20); {
+		switch n := below(t, "call", 20); {
 		case n < 7:
 			s.op = "Claim"
 		case n < 15:
@@ -276,38 +270,38 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake boo
 		default:
 			s.op = "Finish"
 		}
-		if len(held) > 0 && (ch.intn(2) == 0 || held[0].op == "Call" && ch.intn(2) == 0) {
+		if len(held) > 0 && (chance(t, "same call", 1, 2) || held[0].op == "Call" && chance(t, "same call", 1, 2)) {
 			s.op = held[0].op // the same call twice at once: the race the transaction must settle
 		}
-		if s.op != "Call" && ch.intn(8) == 0 {
-			s.job = pick(ch, unknownJobs...)
+		if s.op != "Call" && chance(t, "unknown job", 1, 8) {
+			s.job = choose(t, "unknown job", unknownJobs...)
 		}
 		if s.op != "Claim" {
-			s.fence = pick(ch, latest, latest, latest, earlier, other, none, never)
+			s.fence = choose(t, "fence", latest, latest, latest, earlier, other, none, never)
 		}
 		if s.op == "Call" {
-			s.changed, s.fail = ch.intn(6) == 0, ch.intn(4) == 0
+			s.changed, s.fail = chance(t, "units+1", 1, 6), chance(t, "fail", 1, 4)
 		}
-		if j, _ := qm.q.Job(s.job); len(held) > 0 && j.State == queue.Running && ch.intn(2) == 0 {
+		if j, _ := qm.q.Job(s.job); len(held) > 0 && j.State == queue.Running && chance(t, "holder first", 1, 2) {
 			s.worker = j.Worker // the holder itself, with its fence, gets in first
 			if s.op != "Claim" {
 				s.fence = latest
 			}
 		}
-		if j, _ := qm.q.Job(s.job); ch.intn(10) == 0 && j.State == queue.Running {
+		if j, _ := qm.q.Job(s.job); chance(t, "impostor", 1, 10) && j.State == queue.Running {
 			// An impostor: a name like the holder's, presenting the holder's fence.
-			s.worker, s.op, s.fence, s.changed, s.fail = lookAlike(ch, j.Worker), "Finish", other, false, false
+			s.worker, s.op, s.fence, s.changed, s.fail = lookAlike(t, j.Worker), "Finish", other, false, false
 		}
-		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+		if overtake && len(held) == 0 && chance(t, "overtaken", 1, 3) {
 			s.overtaken = true
-			if stale := qm.staleWorker(s.job); s.op == "Call" && stale != "" && ch.intn(2) == 0 {
+			if stale := qm.staleWorker(s.job); s.op == "Call" && stale != "" && chance(t, "stale caller", 1, 2) {
 				// A worker whose lease was taken over calls with its old
 				// fence: the holder, mostly, overtakes it (fence-old-first).
 				s.worker, s.fence = stale, latest
 			}
 			c.steps = append(c.steps, s)
 			held, heldFence, heldReq = []queueStep{s}, qm.presented(s), qm.request(s)
-			continue
+			return
 		}
 		c.steps = append(c.steps, s)
 		apply(s)
@@ -315,7 +309,7 @@ func generateQueue(ch chooser, lease int64, contract gate.Contract, overtake boo
 			qm.apply(held[0], heldFence, heldReq)
 			held = nil
 		}
-	}
+	})
 	return c
 }
 

@@ -1,26 +1,30 @@
 package underfire
 
-// This file holds the session model-based tests: a fixed set of seeded
-// random sequences, the stored regression cases, and the fuzz target.
+// This file holds the session model-based tests: sequences rapid draws
+// and shrinks, the stored regression cases, and the fuzz target.
 
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"gotest.tools/v3/assert"
+	"pgregory.net/rapid"
 
 	"github.com/fencelab/fencelab/internal/session"
 )
 
-// sessionLeases are the leases the seeded runs take in turn: chapter 7's,
-// a host lease shorter than the session's, and leases of one tick.
+// sessionLeases are the leases rapid draws from: chapter 7's (where
+// shrinking leads), a host lease shorter than the session's, and leases of
+// one tick.
 var sessionLeases = []session.Leases{{Session: 15, Host: 10}, {Session: 4, Host: 6}, {Session: 1, Host: 1}}
 
-// The seeded run: sessionSeeds sequences of sessionSteps steps each.
+// The lengths of the sessions' sequences, in rounds of about 30 steps
+// (drawSteps): with 10 checks, some 2,400 steps in the plain run (the
+// seeded run of earlier editions took 24 x 100), some 600 in the
+// overtaking one (9 x 60).
 const (
-	sessionSeeds = 24
-	sessionSteps = 100
+	sessionRounds         = 8
+	sessionOvertakeRounds = 2
 )
 
 // TestSessionsAgreeWithModel: random sequences of session claims, host
@@ -30,22 +34,8 @@ const (
 // committed row and its completions must be what model.Sessions says.
 func TestSessionsAgreeWithModel(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range sessionSeeds {
-		leases := sessionLeases[seed%len(sessionLeases)]
-		c := generateSession(newSeeded(uint64(200+seed), sessionSteps), leases, false)
-		total += checkSession(t, c, fmt.Sprintf("seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, sessionProperty(false, sessionRounds))
 }
-
-// The overtaking run: sessionOvertakeSeeds sequences of
-// sessionOvertakeSteps steps each, about a third of them overtaken.
-const (
-	sessionOvertakeSeeds = 9
-	sessionOvertakeSteps = 60
-)
 
 // TestSessionsDecideInsideTheirTransactionsWhenOvertaken: random
 // sequences like TestSessionsAgreeWithModel's, where about one call in
@@ -58,14 +48,7 @@ const (
 // transaction answers from rows that have changed since.
 func TestSessionsDecideInsideTheirTransactionsWhenOvertaken(t *testing.T) {
 	t.Parallel()
-	start, total := time.Now(), 0
-	for seed := range sessionOvertakeSeeds {
-		leases := sessionLeases[seed%len(sessionLeases)]
-		c := generateSession(newSeeded(uint64(1200+seed), sessionOvertakeSteps), leases, true)
-		total += checkSession(t, c, fmt.Sprintf("overtaking seed %d, after %d steps of earlier seeds", seed, total))
-	}
-	took := time.Since(start)
-	t.Logf("%d steps in %v: %.0f steps/s", total, took.Round(time.Millisecond), float64(total)/took.Seconds())
+	checkSteps(t, sessionProperty(true, sessionOvertakeRounds))
 }
 
 // TestSessionRegressionCases runs every case kept under testdata/session.
@@ -76,46 +59,38 @@ func TestSessionRegressionCases(t *testing.T) {
 			t.Parallel()
 			c, err := parseSessionCase(text)
 			assert.NilError(t, err, "testdata/session/%s.case", name)
-			checkSession(t, c, "testdata/session/"+name+".case")
+			checkSession(t, t, c, "testdata/session/"+name+".case")
 		})
 	}
 }
 
-// FuzzSessionModel draws the sequence from the fuzzer's bytes: the first
-// picks the leases, each later one a choice of the generator.
+// FuzzSessionModel draws the sequence from the fuzzer's bytes, through
+// rapid: the same property as TestSessionsAgreeWithModel's, fuzzRounds
+// long.
 //
 //	go test -run '^$' -fuzz=FuzzSessionModel -fuzztime=60s -fuzzminimizetime=10x ./chapters/ch09_under_fire/
 func FuzzSessionModel(f *testing.F) {
-	for seed := range 3 {
-		f.Add(seedBytes(uint64(310+seed), 300))
+	addFuzzSeeds(f, 310, 3)
+	f.Fuzz(rapid.MakeFuzz(sessionProperty(false, fuzzRounds).fuzz()))
+}
+
+// sessionProperty draws leases and a sequence of rounds rounds, and
+// replays it.
+func sessionProperty(overtake bool, rounds int) property {
+	return func(t *rapid.T) int {
+		c := generateSession(t, choose(t, "leases", sessionLeases...), overtake, rounds)
+		return checkSession(rapidTB{t: t}, t, c, "drawn by rapid")
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		leases := sessionLeases[int(data[0])%len(sessionLeases)]
-		checkSession(t, generateSession(newFuzzBytes(data[1:]), leases, false), "this fuzz input")
-	})
 }
 
 // checkSession replays c and returns how many steps ran. If the mechanism
-// and the model disagree it shrinks the sequence and fails tb with it.
-func checkSession(tb testing.TB, c sessionCase, from string) int {
+// and the model disagree it fails fail with the steps up to the one where
+// they did.
+func checkSession(tb testing.TB, fail failer, c sessionCase, from string) int {
 	tb.Helper()
 	ran, d := replaySession(tb, c)
-	if d == nil {
-		return ran
+	if d != nil {
+		report(fail, "session", fmt.Sprintf("%s, %s", from, c.header()[0]), ran, c.header(), *d)
 	}
-	disagrees := func(s []sessionStep) bool {
-		_, d := replaySession(tb, sessionCase{leases: c.leases, steps: s})
-		return d != nil
-	}
-	steps, minimal := shrink(c.steps[:ran], disagrees)
-	steps = startAtZero(steps, disagrees)
-	if _, shrunk := replaySession(tb, sessionCase{leases: c.leases, steps: steps}); shrunk != nil {
-		d = shrunk
-		d.minimal = minimal
-	}
-	report(tb, "session", fmt.Sprintf("%s, %s; it showed at step %d", from, c.header()[0], ran), ran, c.header(), *d)
 	return ran
 }

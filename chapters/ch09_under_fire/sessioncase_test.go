@@ -14,6 +14,7 @@ import (
 
 	"github.com/fencelab/fencelab/chapters/ch09_under_fire/model"
 	"github.com/fencelab/fencelab/internal/session"
+	"pgregory.net/rapid"
 )
 
 // Sessions are created by their first claim, so every id a claim names
@@ -41,13 +42,6 @@ type sessionStep struct {
 	// overtaken: the next step runs whole just before this call's
 	// transaction begins (overtake_test.go).
 	overtaken bool
-}
-
-func (s sessionStep) time() int64 { return s.at }
-
-func (s sessionStep) shifted(by int64) sessionStep {
-	s.at += by
-	return s
 }
 
 func (s sessionStep) String() string {
@@ -166,27 +160,27 @@ func (sm *sessionModel) leaseEnds() []int64 {
 	return ends
 }
 
-// generateSession draws a sequence from ch. With overtake, about one
+// generateSession draws a sequence of rounds rounds (drawSteps). With overtake, about one
 // step in three is overtaken by the next, which mostly names the same
 // session and half the time makes the same call.
-func generateSession(ch chooser, leases session.Leases, overtake bool) sessionCase {
+func generateSession(t *rapid.T, leases session.Leases, overtake bool, rounds int) sessionCase {
 	c := sessionCase{leases: leases}
 	sm := &sessionModel{m: model.NewSessions(leases)}
 	span := max(leases.Session, leases.Host, 5)
 	var now int64
 	var held []sessionStep // an overtaken step, applied to the model after its overtaker
 	var heldInc int64
-	for ch.more() {
-		now = pickTime(ch, now, sm.leaseEnds(), span)
-		s := sessionStep{at: now, host: pick(ch, plainHosts...), id: pick(ch, sessionIDs...)}
-		if len(held) > 0 && held[0].id != "" && ch.intn(4) > 0 {
+	drawSteps(t, rounds, func(t *rapid.T) {
+		now = drawTime(t, now, sm.leaseEnds(), span)
+		s := sessionStep{at: now, host: choose(t, "host", plainHosts...), id: choose(t, "session", sessionIDs...)}
+		if len(held) > 0 && held[0].id != "" && !chance(t, "overtaker on another session", 1, 4) {
 			s.id = held[0].id
 		}
-		if ch.intn(10) < 3 {
-			s.host = pick(ch, oddHosts...)
+		if chance(t, "odd host", 3, 10) {
+			s.host = choose(t, "odd host", oddHosts...)
 		}
-		n := ch.intn(20)
-		if len(held) > 0 && ch.intn(2) == 0 {
+		n := below(t, "call", 20)
+		if len(held) > 0 && chance(t, "same call", 1, 2) {
 			// The same call twice at once: the race the transaction must settle.
 			n = map[string]int{"Claim": 0, "RenewHost": 7, "Finish": 11}[held[0].op]
 		}
@@ -197,20 +191,20 @@ func generateSession(ch chooser, leases session.Leases, overtake bool) sessionCa
 			s.op, s.id = "RenewHost", ""
 		default:
 			s.op = "Finish"
-			s.inc = pick(ch, latest, latest, latest, latest, latest, earlier, other, none, never)
-			if ch.intn(10) == 0 {
-				s.id = pick(ch, unknownSessions...)
+			s.inc = choose(t, "incarnation", latest, latest, latest, latest, latest, earlier, other, none, never)
+			if chance(t, "unknown session", 1, 10) {
+				s.id = choose(t, "unknown session", unknownSessions...)
 			}
 		}
-		if cur, _ := sm.m.Session(s.id); ch.intn(10) == 0 && cur.Held {
+		if cur, _ := sm.m.Session(s.id); chance(t, "impostor", 1, 10) && cur.Held {
 			// An impostor: a name like the holder's, presenting the holder's incarnation.
-			s.host, s.op, s.inc = lookAlike(ch, cur.Host), "Finish", other
+			s.host, s.op, s.inc = lookAlike(t, cur.Host), "Finish", other
 		}
-		if overtake && len(held) == 0 && ch.intn(3) == 0 {
+		if overtake && len(held) == 0 && chance(t, "overtaken", 1, 3) {
 			s.overtaken = true
 			c.steps = append(c.steps, s)
 			held, heldInc = []sessionStep{s}, sm.presented(s)
-			continue
+			return
 		}
 		c.steps = append(c.steps, s)
 		sm.apply(s, sm.presented(s))
@@ -218,7 +212,7 @@ func generateSession(ch chooser, leases session.Leases, overtake bool) sessionCa
 			sm.apply(held[0], heldInc)
 			held = nil
 		}
-	}
+	})
 	return c
 }
 

@@ -28,7 +28,7 @@ import (
 // stopped one among them, that must not outlive the runner.
 func TestInterruptStopsMembersAndAPausedWorker(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("the test finds the runner's children through /proc")
+		t.Skipf("finding the runner's children needs /proc, which is Linux's: not available on %s", runtime.GOOS)
 	}
 	t.Parallel()
 	sig := syscall.SIGINT

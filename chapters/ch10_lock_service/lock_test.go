@@ -10,6 +10,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 	"gotest.tools/v3/assert"
 
 	"github.com/fencelab/fencelab/internal/etcdlock"
@@ -105,6 +106,43 @@ func waitForKeys(t *testing.T, c *cluster, prefix string, n int) {
 			t.Fatalf("fewer than %d lock keys under %s after 10 s", n, prefix)
 		}
 	}
+}
+
+// TestWaiterWhoseLeaseEndedGetsNoLock: B queues behind A, and B's lease
+// ends while B waits. When A releases the lock, B's acquire looks at B's
+// own key once more before it hands over a lock, finds it gone, and
+// returns an error: B is never told it holds a lock no lease backs.
+func TestWaiterWhoseLeaseEndedGetsNoLock(t *testing.T) {
+	t.Parallel()
+	c := newCluster(t)
+	a := c.acquire(c.session(), "job-1")
+	sb := c.session()
+	type got struct {
+		l   *etcdlock.Lock
+		err error
+	}
+	done := make(chan got, 1)
+	go func() {
+		l, err := etcdlock.Acquire(t.Context(), sb, "job-1")
+		done <- got{l, err}
+	}()
+	waitForKeys(t, c, etcdlock.Prefix+"job-1/", 2)
+	revoke(t, c, sb)
+	assert.NilError(t, a.Release(t.Context()))
+
+	var g got
+	select {
+	case g = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("B's acquire had not returned 10 s after A's release")
+	}
+
+	assert.Check(t, g.l == nil, "B was handed the lock after its lease had ended while it waited")
+	// etcd's Mutex.Lock looks first, since etcd issue 11456
+	// (ErrSessionExpired); held looks again as it reads the token
+	// (ErrSessionEnded), for a lease that ends between the two.
+	assert.Check(t, errors.Is(g.err, concurrency.ErrSessionExpired) || errors.Is(g.err, etcdlock.ErrSessionEnded),
+		"B's acquire after its lease ended while it waited = %v; want an error saying its session ended", g.err)
 }
 
 // TestAcquireGivesUpWhenItsContextEnds: B waits for a lock A never

@@ -153,8 +153,9 @@ func TestStoreWithoutItsTablesAnswersWithErrors(t *testing.T) {
 	_, log := s.Accepted(t.Context())
 	write := s.Write(t.Context(), "report", 1, "A")
 	complete := s.Complete(t.Context(), "report", 1, "A")
+	claim := s.ClaimMark(t.Context(), "report", 1, "A")
 
-	for name, err := range map[string]error{"get": get, "log": log, "write": write, "complete": complete} {
+	for name, err := range map[string]error{"get": get, "log": log, "write": write, "complete": complete, "claim": claim} {
 		_, refused := fencedstore.ReasonOf(err)
 		assert.Check(t, err != nil && !refused, "%s on a file without the store's tables = %v; want an error", name, err)
 	}

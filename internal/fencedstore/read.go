@@ -35,11 +35,11 @@ func (s *Store) Get(ctx context.Context, key string) (Resource, error) {
 	return r, nil
 }
 
-// Entry is one line of the log: an accepted write or completion.
+// Entry is one line of the log: an accepted write, completion or claim.
 type Entry struct {
 	Seq    int64  `json:"seq"`
 	Key    string `json:"key"`
-	Op     string `json:"op"` // "write" or "complete"
+	Op     string `json:"op"` // "write", "complete" or "claim"
 	Token  int64  `json:"token"`
 	Writer string `json:"writer"`
 }

@@ -27,7 +27,7 @@ var ErrUnknownKey = errors.New("fencedstore: unknown key")
 // Reason (see ReasonOf); Mark is the committed mark the call was judged
 // against.
 type Refusal struct {
-	Op     string // "write" or "complete"
+	Op     string // "write", "complete" or "claim"
 	Key    string
 	Token  int64
 	Reason Reason

@@ -9,9 +9,10 @@
 // transaction. The store never asks the lock service who holds the lock:
 // it judges each write by what it has committed itself, so a writer that
 // lost its lock without knowing it is stopped here once a newer holder has
-// written.
+// written, or has claimed the mark with its token (ClaimMark) before it
+// works.
 //
-// Every accepted write and completion is also appended to a log, in
+// Every accepted write, completion and claim is also appended to a log, in
 // commit order, for the learner and for the audit that counts stale writes
 // after a run; no decision reads the log.
 package fencedstore

@@ -11,6 +11,7 @@ import (
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/companion"
 	"github.com/fencelab/fencelab/internal/runner/fencinglab"
+	"github.com/fencelab/fencelab/internal/runner/historylab"
 	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
 	"github.com/fencelab/fencelab/internal/runner/mailboxlab"
 	"github.com/fencelab/fencelab/internal/runner/sessionlab"
@@ -29,6 +30,7 @@ var Commands = []cli.Command{
 	sessionlab.Incarnation,
 	actorlab.Actors,
 	torturelab.Torture,
+	historylab.History,
 	lockservicelab.Lockservice,
 }
 

@@ -10,6 +10,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"modernc.org/sqlite"
 )
 
 // ErrRollbackFailed is wrapped, joined with fn's own error, in what
@@ -68,8 +70,10 @@ func (tx *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row 
 // callers can still test it with errors.Is and errors.As.
 //
 // If that ROLLBACK itself fails, Immediate returns fn's error joined with
-// one wrapping ErrRollbackFailed. errors.Is still finds fn's error in it,
-// so a caller that treats fn's error as "rolled back, as decided" must ask
+// one wrapping ErrRollbackFailed, unless SQLite ended the transaction
+// itself (see endedBySQLite): a full disk is then reported first and
+// alone, not followed by a ROLLBACK that found nothing to roll back.
+// errors.Is still finds fn's error in it, so a caller that treats fn's error as "rolled back, as decided" must ask
 // about ErrRollbackFailed first.
 //
 // The connection is kept for the next transaction only if this one ended
@@ -101,9 +105,13 @@ func (db *DB) Immediate(ctx context.Context, fn func(tx *Tx) error) (err error) 
 		// Roll back with a fresh context: the caller's may be the reason we
 		// are here, and an open transaction must not outlive this call.
 		_, rbErr := conn.exec(context.Background(), "ROLLBACK")
-		if rbErr == nil {
+		switch {
+		case rbErr == nil:
 			ended = true
-		} else if err != nil {
+		case err == nil:
+		case endedBySQLite(err, rbErr):
+			// err is the whole story; the connection is closed all the same.
+		default:
 			err = errors.Join(err, fmt.Errorf("%s: %w: %w", db.path, ErrRollbackFailed, rbErr))
 		}
 	}()
@@ -172,3 +180,25 @@ type unreadCount struct {
 
 // RowsAffected answers the error it was made with, and no count.
 func (r unreadCount) RowsAffected() (int64, error) { return 0, r.err }
+
+// The primary result codes endedBySQLite reads.
+const (
+	sqliteError = 1  // what a ROLLBACK that finds no transaction fails with
+	sqliteFull  = 13 // the database or the disk is full
+)
+
+// endedBySQLite reports whether the transaction whose error was err had
+// already been rolled back by SQLite when the ROLLBACK that failed with
+// rbErr ran: err says the disk is full, after which SQLite may roll the
+// whole transaction back by itself (its documentation, "Response To
+// Errors Within A Transaction"), and the ROLLBACK found no transaction.
+// An I/O error, no memory and an interrupt can end a transaction the
+// same way; no test here can provoke them, so they keep the joined
+// report, which says everything, if twice.
+func endedBySQLite(err, rbErr error) bool {
+	var e, rb *sqlite.Error
+	if !errors.As(err, &e) || !errors.As(rbErr, &rb) {
+		return false
+	}
+	return e.Code()&0xff == sqliteFull && rb.Code()&0xff == sqliteError
+}

@@ -4,14 +4,16 @@ package scripttest
 //
 //	nolitter
 //
-// fails if the script's temporary directory holds anything the runner
-// created (a fencelab-* directory), or if a fencelab worker process started
-// by this script is still alive. The process check reads /proc; where there
-// is none (macOS) it is skipped, and the script's log says so.
+// fails if the script's temporary directory (TMPDIR, or TMP on Windows)
+// holds anything the runner created (a fencelab-* directory), or if a
+// fencelab worker process started by this script is still alive. The
+// process check reads /proc; where there is none (macOS, Windows) it is
+// skipped, and the script's log says so.
 
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -22,7 +24,7 @@ func cmdNoLitter(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: nolitter (no arguments, no negation)")
 	}
-	tmp := ts.Getenv("TMPDIR")
+	tmp := ts.Getenv(tempVar())
 	entries, err := os.ReadDir(tmp)
 	if err != nil {
 		ts.Fatalf("read %s: %v", tmp, err)
@@ -39,6 +41,16 @@ func cmdNoLitter(ts *testscript.TestScript, neg bool, args []string) {
 	if pids := workersOf(tmp); len(pids) > 0 {
 		ts.Fatalf("fencelab worker processes still running: %v", pids)
 	}
+}
+
+// tempVar names the variable that holds the script's temporary directory,
+// which is where the runner's os.TempDir puts its directories: TMPDIR,
+// but TMP on Windows.
+func tempVar() string {
+	if runtime.GOOS == "windows" {
+		return "TMP"
+	}
+	return "TMPDIR"
 }
 
 // workersOf lists live processes that are fencelab workers (their

@@ -43,7 +43,16 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 		{"seed-without-sample", []string{"check", "--seed", "5"}, `^drill check: --seed S chooses which reused verdicts --sample N judges again; give --sample N with it`},
 		{"full-and-sample", []string{"mutate", "--full", "--sample", "2"}, `^drill mutate: --full judges everything again and reuses no verdict`},
 		{"mutate-negative-jobs", []string{"mutate", "--jobs", "-1"}, `^drill mutate: invalid value "-1" for flag --jobs: want a plain decimal integer from 0 to 256`},
+		{"check-full-and-sample", []string{"check", "--full", "--sample", "2"}, `^drill check: --full judges everything again and reuses no verdict`},
+		{"mutate-seed-without-sample", []string{"mutate", "--seed", "5"}, `^drill mutate: --seed S chooses which reused verdicts --sample N judges again; give --sample N with it`},
+		{"jobs-without-value", []string{"check", "--jobs"}, `^drill check: flag needs an argument: --jobs \(allowed: `},
+		{"mutate-jobs-without-value", []string{"mutate", "--jobs"}, `^drill mutate: flag needs an argument: --jobs \(allowed: `},
+		{"bad-boolean", []string{"check", "--json=maybe"}, `^drill check: invalid boolean value "maybe" for --json: `},
+		{"mutate-single-dash-unknown", []string{"mutate", "-bogus"}, `^drill mutate: flag provided but not defined: --bogus \(allowed: `},
 	}
+	// singleDash is a flag spelled with one dash, as the flag package
+	// spells it and drill never does: "-jobs", not a value such as "-1".
+	singleDash := regexp.MustCompile(`(^|[\s(:])-[A-Za-z]`)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -53,6 +62,7 @@ func TestMisuseExitsTwoWithOneLineNamingWhatIsAllowed(t *testing.T) {
 			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 			assert.Assert(t, cmp.Len(lines, 1), "misuse must say what is wrong in one line; got %q", stderr)
 			assert.Check(t, cmp.Regexp(regexp.MustCompile(tc.stderr), lines[0]))
+			assert.Check(t, !singleDash.MatchString(lines[0]), "drill %s: %q spells a flag with one dash; want --name, as usage does", strings.Join(tc.args, " "), lines[0])
 		})
 	}
 }

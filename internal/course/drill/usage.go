@@ -85,8 +85,9 @@ func parseArgs(fs *flag.FlagSet, args []string, argsHelp, summary string, stderr
 }
 
 // flagInMessage is how the flag package names a flag in its errors, with
-// one dash ("flag -jobs", "not defined: -bogus").
-var flagInMessage = regexp.MustCompile(`(flag |not defined: )-([A-Za-z])`)
+// one dash ("invalid value ... for flag -jobs", "not defined: -bogus",
+// "flag needs an argument: -jobs", "invalid boolean value ... for -json").
+var flagInMessage = regexp.MustCompile(`(flag |not defined: |argument: |for )-([A-Za-z])`)
 
 // doubleDash spells flags in the flag package's messages as drill's usage
 // and help spell them, with two dashes: one spelling in every message.

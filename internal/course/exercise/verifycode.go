@@ -81,7 +81,7 @@ func chapterGreen(ctx context.Context, r *variant.Runner, e *Exercise, v *Verdic
 	v.Log, v.Output, v.Message = out.Log, out.Output, out.Message
 	switch {
 	case out.BuildFailed:
-		v.Reason, v.Next = buildFailure(out.Message)
+		v.Reason, v.Next = buildFailure("the chapter", out)
 	case !out.Passed:
 		v.Reason = redReason(e.Chapter, out)
 		if e.Kind == Fix {
@@ -96,21 +96,39 @@ func chapterGreen(ctx context.Context, r *variant.Runner, e *Exercise, v *Verdic
 // compileError matches a compiler's message about a file: "x.go:12:3: ".
 var compileError = regexp.MustCompile(`\.go:\d+:\d+: `)
 
-// buildFailure says why a chapter did not build and what to do: a compile
-// error is the learner's to fix; a build the go command could not finish
-// (a full disk, a linker that died) is not, and saying "fix the compile
-// error" would send them looking in the wrong place.
-func buildFailure(msg string) (reason, next string) {
+// noSpace is what the go command, the compiler and the linker print when
+// a write fails because the disk (usually $TMPDIR's) is full.
+const noSpace = "no space left on device"
+
+// buildFailure says why what ("the chapter", "your test") did not build
+// and what to do: a compile error is the learner's to fix; a build the go
+// command could not finish (a full disk, a linker that died) is not, and
+// saying "fix the compile error" would send them looking in the wrong
+// place. The go command's own line is quoted: out.Message holds the
+// build's first lines, and out.Log everything the run printed, where a
+// linker's complaint after many lines still is.
+func buildFailure(what string, out *Outcome) (reason, next string) {
+	all := out.Message + "\n" + out.Log
 	switch {
-	case strings.Contains(msg, "no space left on device"):
-		return "the go command ran out of disk space building the chapter (no space left on device)",
+	case strings.Contains(all, noSpace):
+		return "the go command ran out of disk space building " + what + ": " + lineWith(all, noSpace),
 			"free some space (the build writes to $TMPDIR and the go build cache) and verify again; nothing says your code is wrong"
-	case !compileError.MatchString(msg):
-		first, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
-		return "the go command could not build the chapter: " + first,
+	case !compileError.MatchString(all):
+		first, _, _ := strings.Cut(strings.TrimSpace(out.Message), "\n")
+		return "the go command could not build " + what + ": " + first,
 			"read the go command's message above: it is not a compile error in your code; fix its cause and verify again"
 	}
-	return "the chapter does not build", "fix the compile error above, save, and verify again"
+	return what + " does not build", "fix the compile error above, save, and verify again"
+}
+
+// lineWith returns the first line of text that contains s, trimmed.
+func lineWith(text, s string) string {
+	for line := range strings.Lines(text) {
+		if strings.Contains(line, s) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return s
 }
 
 // othersGreen runs, once the exercise's own chapter is green, the tests of

@@ -82,7 +82,7 @@ func passOnShipped(ctx context.Context, r *variant.Runner, e *Exercise, names []
 	v.Log, v.Output, v.Message = out.Log, out.Output, out.Message
 	switch {
 	case out.BuildFailed:
-		v.Reason, v.Next = "your test does not build", "fix the compile error above, save, and verify again"
+		v.Reason, v.Next = buildFailure("your test", out)
 	case !out.Passed:
 		v.Reason = "your test fails against the shipped mechanism, which is correct: a test that rejects correct code is wrong"
 		v.Next = "make it pass on the shipped code first; then make it strict enough to catch the broken copies"

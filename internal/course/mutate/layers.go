@@ -125,6 +125,11 @@ var Fencelab = Tree{
 	{Dir: "internal/runner/etcdroles", Layer: Runner, NotMutated: etcdSide},
 	{Dir: "internal/runner/faultproxy", Layer: Runner, NotMutated: etcdSide + ", and its own tests (package faultproxy) cut and restore a connection"},
 	{Dir: "internal/runner/fencinglab", Layer: Runner},
+	// The history experiment's recorder and its sequential specifications:
+	// a specification that accepts a wrong answer is a check that cannot
+	// fail, so its mutants are judged like the mechanism's.
+	{Dir: "internal/runner/history", Layer: Runner},
+	{Dir: "internal/runner/historylab", Layer: Runner},
 	{Dir: "internal/runner/lockservicelab", Layer: Runner, NotMutated: etcdSide},
 	{Dir: "internal/runner/mailboxlab", Layer: Runner},
 	{Dir: "internal/runner/sessionlab", Layer: Runner},

@@ -85,7 +85,10 @@ func (r *Runner) RunBinary(ctx context.Context, b Binary, num int, timeout time.
 		"-test.v=test2json", "-test.count=1", "-test.timeout="+timeout.String())
 	args = append(args, flags...)
 	cmd := r.command(ctx, b.Dir, r.test2json[0], args...)
-	cmd.Env = append(cmd.Env, SwitchEnv+"="+strconv.Itoa(num))
+	// A judge needs a test's failure, not its shortest form: rapid's
+	// shrinking (chapter 9's model tests) would replay a failing sequence
+	// for seconds more on every mutant and weakening it catches.
+	cmd.Env = append(cmd.Env, SwitchEnv+"="+strconv.Itoa(num), "RAPID_SHRINKTIME=1ms")
 	runs, err := r.events(ctx, cmd, "run "+filepath.Base(b.Path), nil)
 	if err != nil {
 		return nil, err

@@ -76,3 +76,43 @@ func TestAnArgumentUpToSixtyFourCharactersIsEchoedWhole(t *testing.T) {
 		assert.Equal(t, stderr, `fencelab: unknown command "`+tc.want+`": want one of probe, drawing`+"\n", "an argument of %d characters", tc.n)
 	}
 }
+
+// TestHelpCommandPrintsThatCommandsUsage: `fencelab help COMMAND` is the
+// same question as `fencelab COMMAND -h`, for every command: the same
+// usage on stderr (that command's, not the list of commands), nothing on
+// stdout, exit 0.
+func TestHelpCommandPrintsThatCommandsUsage(t *testing.T) {
+	_, _, general, _ := run(t, "help")
+	for _, cmd := range commands {
+		t.Run(cmd.Name, func(t *testing.T) {
+			_, _, asked, _ := run(t, cmd.Name, "-h")
+			code, stdout, stderr, _ := run(t, "help", cmd.Name)
+			assert.Equal(t, code, 0, "exit status of fencelab help %s", cmd.Name)
+			assert.Equal(t, stdout, "", "help belongs on stderr")
+			assert.Check(t, stderr != general, "fencelab help %s printed the list of commands; want %s's usage", cmd.Name, cmd.Name)
+			assert.Equal(t, stderr, asked, "fencelab help %s; want what fencelab %s -h prints", cmd.Name, cmd.Name)
+			assert.Check(t, cmp.Contains(stderr, "usage: fencelab "+cmd.Name+" [flags]"))
+		})
+	}
+}
+
+// TestHelpForNoSuchCommandIsMisuse: `fencelab help` about a command that
+// does not exist, or about two, exits 2 with one line naming the
+// commands there are.
+func TestHelpForNoSuchCommandIsMisuse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nosuch", []string{"help", "nosuch"}, `fencelab help: unknown command "nosuch": want one of probe, drawing`},
+		{"two", []string{"help", "probe", "drawing"}, `fencelab help: unexpected argument "drawing": want at most one command, one of probe, drawing`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr, _ := run(t, tc.args...)
+			assert.Equal(t, code, 2, "exit status of fencelab %s", strings.Join(tc.args, " "))
+			assert.Equal(t, stdout, "")
+			assert.Equal(t, stderr, tc.want+"\n", "fencelab %s: want one line", strings.Join(tc.args, " "))
+		})
+	}
+}

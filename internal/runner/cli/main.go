@@ -24,9 +24,11 @@ func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.
 		return 2
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		printUsage(stderr, cmds)
 		return 0
+	case "help":
+		return help(cmds, args, stderr)
 	}
 	cmd, ok := find(cmds, args[0])
 	if !ok {
@@ -35,9 +37,39 @@ func Main(ctx context.Context, cmds []Command, args []string, stdout, stderr io.
 	return run(ctx, cmd, args[1:], stdout, stderr)
 }
 
-func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writer) int {
-	prefix := "fencelab " + cmd.Name
-	fs := flag.NewFlagSet(prefix, flag.ContinueOnError)
+// help answers `fencelab help` with the list of commands and `fencelab
+// help COMMAND` with that command's usage, exactly what `fencelab COMMAND
+// -h` prints; a command it does not know, or more than one, is misuse.
+func help(cmds []Command, args []string, stderr io.Writer) int {
+	switch len(args) {
+	case 1:
+		printUsage(stderr, cmds)
+		return 0
+	case 2:
+		cmd, ok := find(cmds, args[1])
+		if !ok {
+			return Misuse(stderr, "fencelab help", fmt.Sprintf("unknown command %q: want one of %s", args[1], commandNames(cmds)), args)
+		}
+		printCommandUsage(stderr, cmd, newFlags(cmd).FlagSet)
+		return 0
+	}
+	return Misuse(stderr, "fencelab help", fmt.Sprintf("unexpected argument %q: want at most one command, one of %s", args[2], commandNames(cmds)), args)
+}
+
+// flags is a command's flag set: its experiment's flags and the frame's.
+type flags struct {
+	*flag.FlagSet
+	exp     Experiment
+	keep    *bool
+	format  *string
+	formats []string
+	draw    drawer
+}
+
+// newFlags makes cmd's experiment and the flag set that fills it, the
+// frame's own flags (--keep, --format) included.
+func newFlags(cmd Command) *flags {
+	fs := flag.NewFlagSet("fencelab "+cmd.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	exp := cmd.New(fs)
 	keep := fs.Bool("keep", false, "keep the temporary directory and print its path on stderr")
@@ -52,11 +84,17 @@ func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writ
 	if drawsSVG {
 		formats = append(formats, "svg")
 	}
-	draw := drawer{text: textExp, svg: svgExp}
-	var format string
-	fs.StringVar(&format, "format", "json", "output `"+strings.Join(formats, "|")+"`")
+	format := fs.String("format", "json", "output `"+strings.Join(formats, "|")+"`")
+	return &flags{FlagSet: fs, exp: exp, keep: keep, format: format, formats: formats, draw: drawer{text: textExp, svg: svgExp}}
+}
+
+func run(ctx context.Context, cmd Command, args []string, stdout, stderr io.Writer) int {
+	prefix := "fencelab " + cmd.Name
+	f := newFlags(cmd)
+	fs, exp, keep, formats, draw := f.FlagSet, f.exp, f.keep, f.formats, f.draw
 
 	err := fs.Parse(args)
+	format := *f.format
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		printCommandUsage(stderr, cmd, fs)

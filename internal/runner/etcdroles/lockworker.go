@@ -85,6 +85,10 @@ func (w *lockWorker) handle(ctx context.Context, req lockservicelab.LockRequest)
 		return w.write(ctx, req.Lock, nil)
 	case lockservicelab.OpCheckThenWrite:
 		return w.write(ctx, req.Lock, w.waitForGo)
+	case lockservicelab.OpCheck:
+		return w.check(ctx, time.Duration(req.WaitMs)*time.Millisecond)
+	case lockservicelab.OpClaimMark:
+		return w.claimMark(ctx, req.Lock)
 	case lockservicelab.OpStatus:
 		return w.status(ctx)
 	case lockservicelab.OpEnd:
@@ -114,11 +118,36 @@ func (w *lockWorker) take(ctx context.Context, req lockservicelab.LockRequest) (
 	case errors.Is(err, etcdlock.ErrHeld):
 		return lockservicelab.LockReply{Result: lockservicelab.Refused, Reason: lockservicelab.ReasonLockHeld}, nil
 	case errors.Is(err, context.DeadlineExceeded) && req.Op == lockservicelab.OpTry:
-		// A cluster that cannot answer a try in time has no leader to
-		// grant it: no majority.
-		return lockservicelab.LockReply{Result: lockservicelab.Refused, Reason: lockservicelab.ReasonNoQuorum}, nil
+		// A try the cluster did not answer in time. It is called a loss of
+		// quorum only on a sign of one: no member that answers knows a
+		// leader. A slow answer from a cluster that has one is a timeout.
+		reason := lockservicelab.ReasonTimeout
+		if !w.someMemberKnowsALeader() {
+			reason = lockservicelab.ReasonNoQuorum
+		}
+		return lockservicelab.LockReply{Result: lockservicelab.Refused, Reason: reason}, nil
 	}
 	return lockservicelab.LockReply{}, err
+}
+
+// statusWait bounds the status question each member is asked after a
+// try timed out; a member that cannot answer in it knows no leader to
+// tell of.
+const statusWait = 500 * time.Millisecond
+
+// someMemberKnowsALeader asks each member the client knows for its
+// status, and reports whether one answered and named a leader: a
+// majority is then there to grant a lock.
+func (w *lockWorker) someMemberKnowsALeader() bool {
+	for _, ep := range w.cli.Endpoints() {
+		ctx, cancel := context.WithTimeout(context.Background(), statusWait)
+		st, err := w.cli.Status(ctx, ep)
+		cancel()
+		if err == nil && st.Leader != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // endSession ends the worker's session, if it has one, without waiting

@@ -7,7 +7,9 @@ package etcdroles
 // with the lock's token, completes it, and releases the lock. Sometimes,
 // between its session check and its write, it asks its parent to stop it
 // (SIGSTOP) for longer than its lease. Every answer goes to its record
-// file the moment it arrives.
+// file the moment it arrives, and every write is recorded the moment
+// before it is sent. Its store fences the writes or not, as the run's
+// --fence says.
 
 import (
 	"context"
@@ -77,7 +79,7 @@ func runTortureWorker(ctx context.Context, args []string, link *worker.Link) err
 	}
 	defer rec.Close()
 	w := &tortureWorker{
-		a: a, cli: cli, db: db, store: fencedstore.Open(db, fencedstore.Fence), link: link, rec: rec,
+		a: a, cli: cli, db: db, store: fencedstore.Open(db, a.Contract()), link: link, rec: rec,
 		pauses: torturelab.NewEtcdPauses(a.Seed, a.Slot, a.Start, a.TTL),
 		pick:   rand.New(rand.NewPCG(uint64(a.Seed), uint64(a.Slot)<<32|uint64(a.Start))),
 		calls:  calls,
@@ -156,12 +158,23 @@ func (w *tortureWorker) work(ctx context.Context, key string) error {
 	if err != nil || r.DoneToken != 0 {
 		return nil // done by someone else meanwhile: nothing to do
 	}
+	// Chapter 10's remedy: the new holder claims the store's mark with its
+	// token before it works, so that from here on every earlier holder's
+	// late write is refused, not only those that come after this one's
+	// first write. A refused claim means a newer holder has claimed it.
+	merr := w.store.ClaimMark(ctx, key, lock.Token(), w.a.Owner)
+	if ok, err := w.answer(audit.Record{Op: "claim-mark", ID: key, Token: lock.Token()}, merr); !ok || err != nil {
+		return err
+	}
 	pause := w.pauses.Next()
 	err = lock.Fenced(ctx, func(ctx context.Context, token int64) error {
 		if pause > 0 {
 			if err := w.pauseFor(pause, key, token); err != nil {
 				return err
 			}
+		}
+		if err := w.note(audit.Record{Op: "write", ID: key, Token: token, Result: torturelab.Sent}); err != nil {
+			return err
 		}
 		return w.store.Write(ctx, key, token, w.a.Owner)
 	})

@@ -1,9 +1,8 @@
 package lockservicelab
 
-// This file holds the four cases, each a fixed order of events: the
-// runner, not a race, decides who does what when. Only the lease's end is
-// the cluster's to decide, on its leader's clock; B's acquire waits for
-// it.
+// This file holds the cases, each a fixed order of events: the runner,
+// not a race, decides who does what when. Only the lease's end is the
+// cluster's to decide, on its leader's clock; B's acquire waits for it.
 
 import (
 	"fmt"
@@ -13,27 +12,40 @@ import (
 )
 
 // scenario is one case: its name, what it shows, the lease of its
-// sessions, and how it is played.
+// sessions, and how it is played. A case that also shows a remedy plays
+// it under a lock and a destination key of its own, named remedy.
 type scenario struct {
-	name  string
-	about string
-	ttl   int // seconds
-	play  func(r *run, c *CaseResult) error
+	name   string
+	about  string
+	ttl    int // seconds
+	play   func(r *run, c *CaseResult) error
+	remedy string
 }
 
-// scenarios are the cases, in the order --case all runs them. The two
+// scenarios are the cases, in the order --case all runs them. The cases
 // that wait a lease out use the shortest lease the cluster grants; the
 // two that do not wait use a longer one, so that A's own client never
 // gives its session up while the cluster elects a leader.
 var scenarios = []scenario{
-	{"pause-past-ttl", "A checks its lock and is paused (SIGSTOP) before its write; its lease runs out, B takes the lock and writes; A resumes and writes", minTTL, pausePastTTL},
-	{"partition", "A checks its lock, then its traffic to the cluster is cut; its lease runs out, B takes the lock and writes; A, which still reaches the destination, writes", minTTL, partition},
-	{"leader-lost", "the member leading the cluster is killed while A holds the lock; A writes; B tries to take the lock", 5, leaderLost},
-	{"quorum-lost", "two of the three members are killed while A holds the lock; B tries to take it; A writes", 5, quorumLost},
+	{name: "pause-past-ttl", about: "A checks its lock and is paused (SIGSTOP) before its write; its lease runs out, B takes the lock and writes; A resumes and writes", ttl: minTTL, play: pausePastTTL},
+	{name: "partition", about: "A checks its lock, then its traffic to the cluster is cut; its lease runs out, B takes the lock and writes; A, which still reaches the destination, writes", ttl: minTTL, play: partition},
+	{name: "leader-lost", about: "the member leading the cluster is killed while A holds the lock; A writes; B tries to take the lock", ttl: 5, play: leaderLost},
+	{name: "quorum-lost", about: "two of the three members are killed while A holds the lock; B tries to take it; A writes", ttl: 5, play: quorumLost},
+	{name: "late-write-before-successor", about: "A checks its lock and is paused (SIGSTOP) before its write; its lease runs out, B takes the lock but has not written; A resumes and writes, then B writes", ttl: minTTL, play: lateWriteBeforeSuccessor, remedy: successorClaimsMark},
 }
+
+// successorClaimsMark is the remedied run of late-write-before-successor,
+// as its lock and its key in the destination are named.
+const successorClaimsMark = "successor-claims-mark"
+
+// successorClaimsMarkAbout is what the remedied run shows.
+const successorClaimsMarkAbout = "the same, except that B, once it holds the lock, claims the destination's mark with its token (no effect) before it works; A's late write now finds the mark above its token"
 
 // scenarioAbout is what case name shows, in its table's words.
 func scenarioAbout(name string) string {
+	if name == successorClaimsMark {
+		return successorClaimsMarkAbout
+	}
 	for _, s := range scenarios {
 		if s.name == name {
 			return s.about
@@ -218,7 +230,71 @@ func quorumLost(r *run, c *CaseResult) error {
 	if err := try(c, "B", b, quorumWait); err != nil {
 		return err
 	}
-	// The last case: no majority is left to end a session, and no case
-	// comes after it whose tokens a lingering key could shift.
-	return r.write(c, "A", a, ta)
+	if err := r.write(c, "A", a, ta); err != nil {
+		return err
+	}
+	// The killed members start again, and with a majority back the
+	// sessions can end: a case after this one finds the cluster whole and
+	// no key of this one left to be deleted at a moment of the leader's
+	// choosing.
+	if err := r.cl.Restart(leader, other); err != nil {
+		return err
+	}
+	c.fault(step{kind: stepRestart, members: 2}, "%s and %s restarted from their data", r.cl.Name(leader), r.cl.Name(other))
+	return endSessions(a, b)
+}
+
+// lateWriteBeforeSuccessor plays the pause of pause-past-ttl with one
+// change of order: A resumes and writes once B holds the lock, but before
+// B's first write. Then it plays the same again under a lock and a key of
+// its own, with B claiming the destination's mark before it works: the
+// remedy.
+func lateWriteBeforeSuccessor(r *run, c *CaseResult) error {
+	a, b, stop, err := pair(r, r.cl.Endpoints())
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if err := lateWrite(r, c, a, b, false); err != nil {
+		return err
+	}
+	c.Remedy = newCase(successorClaimsMark, c.TTLSeconds)
+	return lateWrite(r, c.Remedy, a, b, true)
+}
+
+// lateWrite plays one run of late-write-before-successor with workers a
+// and b on case c's lock and key; with claimFirst, B claims the
+// destination's mark as soon as it holds the lock. Both sessions end with
+// the run.
+func lateWrite(r *run, c *CaseResult, a, b *worker.Process, claimFirst bool) error {
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return err
+	}
+	finish, err := r.checkThenWrite(c, "A", a, ta)
+	if err != nil {
+		return err
+	}
+	if err := Pause(a.Pid); err != nil {
+		return err
+	}
+	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
+	tb, err := acquire(c, "B", b)
+	if err == nil && claimFirst {
+		err = r.claimMark(c, "B", b, tb)
+	}
+	if err != nil {
+		_ = Resume(a.Pid)
+		return err
+	}
+	if err := finish(func() error {
+		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
+		return Resume(a.Pid)
+	}); err != nil {
+		return err
+	}
+	if err := r.write(c, "B", b, tb); err != nil {
+		return err
+	}
+	return endSessions(a, b)
 }

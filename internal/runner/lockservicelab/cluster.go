@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -33,9 +34,34 @@ type Cluster struct {
 	ids     []string          // each member's id, as the status API reports it
 }
 
+// startTries is how many times StartCluster starts a cluster on fresh
+// ports before it gives up.
+const startTries = 3
+
 // StartCluster starts the members, data under dir, and waits until each
-// has joined the cluster.
+// has joined the cluster. The ports are free when chosen, but are let go
+// before the members listen on them: on a shared machine another program
+// can take one in between, and the member then fails to start. So a
+// cluster that does not come up is stopped, its data removed, and started
+// again on fresh ports, up to startTries times in all.
 func StartCluster(ctx context.Context, dir string) (*Cluster, error) {
+	var err error
+	for range startTries {
+		var c *Cluster
+		if c, err = startCluster(ctx, dir); err == nil || ctx.Err() != nil {
+			return c, err
+		}
+		for i := range memberCount {
+			if rerr := os.RemoveAll(filepath.Join(dir, fmt.Sprintf("member-%d", i+1))); rerr != nil {
+				return nil, errors.Join(err, rerr)
+			}
+		}
+	}
+	return nil, err
+}
+
+// startCluster is one try of StartCluster.
+func startCluster(ctx context.Context, dir string) (*Cluster, error) {
 	ports, err := freePorts(2 * memberCount)
 	if err != nil {
 		return nil, err
@@ -105,17 +131,25 @@ func (c *Cluster) Kill(i int) {
 	c.members[i] = nil
 }
 
-// Restart starts member i again from the data it left, and waits until it
-// has rejoined.
-func (c *Cluster) Restart(i int) error {
-	a := c.args[i]
-	a.Existing = true
-	p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
-	if err != nil {
-		return err
+// Restart starts members again from the data they left, all at once
+// (one alone may be no majority, and cannot join before the next is up),
+// and waits until each has rejoined.
+func (c *Cluster) Restart(members ...int) error {
+	for _, i := range members {
+		a := c.args[i]
+		a.Existing = true
+		p, err := worker.Start(c.ctx, MemberRole, encode(a)...)
+		if err != nil {
+			return err
+		}
+		c.members[i] = p
 	}
-	c.members[i] = p
-	return c.ready(i)
+	for _, i := range members {
+		if err := c.ready(i); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // leader asks, through the lock worker asker, every member who leads, and

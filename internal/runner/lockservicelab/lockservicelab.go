@@ -6,7 +6,11 @@
 // lock's token, the revision of the holder's lock key. Four cases break
 // the promise a lock seems to make, each in its own way: a holder paused
 // past its lease, a holder cut off from the cluster, a leader killed, a
-// majority lost.
+// majority lost. A fifth shows the fence's own limit: a paused holder
+// whose write arrives before its successor's first is accepted, and so
+// is the successor's; the fence orders writes, it does not exclude them.
+// Beside it, the remedy: the successor claims the destination's mark
+// before it works.
 //
 // The experiment coordinates and links in no etcd: the members, the
 // proxy and the lock workers are roles package etcdroles plays. A program

@@ -86,6 +86,15 @@ const (
 	OpCheckThenWrite = "check-then-write"
 	OpGo             = "go"
 	OpStatus         = "status" // ask every member who leads
+	// OpCheck asks whether the worker's own client still believes its
+	// session alive, the look Fenced takes before a write, without the
+	// write; with WaitMs, it first waits that long at most for the session
+	// to end.
+	OpCheck = "check"
+	// OpClaimMark checks the session, then claims the destination's mark
+	// with the token: a fenced call with no effect, after which the
+	// destination refuses every holder before this one.
+	OpClaimMark = "claim-mark"
 	// OpEnd ends the worker's session: its lease is revoked, and its lock
 	// key, if it still has one, is deleted with it.
 	OpEnd = "end"
@@ -106,12 +115,14 @@ const (
 	Accepted = "accepted"
 	Refused  = "refused"
 	Ended    = "ended"
+	Alive    = "alive" // OpCheck: the client believes its session alive
 )
 
 // The reasons a lock worker reports a refusal.
 const (
 	ReasonLockHeld     = "lock_held"     // another session holds the lock
-	ReasonNoQuorum     = "no_quorum"     // the cluster did not answer in time: no majority
+	ReasonNoQuorum     = "no_quorum"     // the cluster did not answer in time, and no member that answers knows a leader
+	ReasonTimeout      = "timeout"       // the cluster did not answer in time, though a member knows a leader
 	ReasonSessionEnded = "session_ended" // the worker's own session has ended
 	ReasonStaleToken   = "stale_token"   // the destination's mark is above the token
 )

@@ -11,10 +11,42 @@ import (
 
 // Result is the JSON of one lockservice run.
 type Result struct {
-	Command string        `json:"command"`
-	Fence   string        `json:"fence"`
-	Cluster clusterInfo   `json:"cluster"`
-	Cases   []*CaseResult `json:"cases"`
+	Command string `json:"command"`
+	Fence   string `json:"fence"`
+	// FenceGives and FenceDoesNotGive name the guarantees the run's
+	// destination promises and does not, each with what it means: with the
+	// fence on, token order and not mutual exclusion; with it off, neither.
+	FenceGives       map[string]string `json:"fence_gives"`
+	FenceDoesNotGive map[string]string `json:"fence_does_not_give"`
+	Cluster          clusterInfo       `json:"cluster"`
+	Cases            []*CaseResult     `json:"cases"`
+}
+
+// The guarantees a case is judged by, as Guarantees and the report's
+// fence_gives and fence_does_not_give name them.
+const (
+	tokenOrder      = "token_order"
+	mutualExclusion = "mutual_exclusion"
+)
+
+// guaranteeMeanings says what each guarantee means, in the report's words.
+var guaranteeMeanings = map[string]string{
+	tokenOrder:      "writes are accepted in token order: none with a token below the destination's mark",
+	mutualExclusion: "the effects of one holder at a time: none from a holder once the lock has passed on, and no second effect",
+}
+
+// fenceGuarantees splits the guarantees into those a destination with the
+// fence on (or off) gives and those it does not.
+func fenceGuarantees(fence bool) (gives, not map[string]string) {
+	gives, not = map[string]string{}, map[string]string{}
+	for name, meaning := range guaranteeMeanings {
+		if fence && name == tokenOrder {
+			gives[name] = meaning
+		} else {
+			not[name] = meaning
+		}
+	}
+	return gives, not
 }
 
 // clusterInfo describes the run's cluster.
@@ -46,12 +78,37 @@ type CaseResult struct {
 	// StaleWritesAccepted counts writes the destination accepted after
 	// the cluster had granted the lock to a later holder, with a greater
 	// token.
-	StaleWritesAccepted int    `json:"stale_writes_accepted"`
-	Verdict             string `json:"verdict"` // safe or unsafe
+	StaleWritesAccepted int `json:"stale_writes_accepted"`
+	// BelowMarkWritesAccepted counts calls the destination accepted with a
+	// token below its mark at the time: what the fence refuses.
+	BelowMarkWritesAccepted int `json:"below_mark_writes_accepted"`
+	// Guarantees says which guarantees held in this run.
+	Guarantees Guarantees `json:"guarantees"`
+	Verdict    string     `json:"verdict"` // safe, ordered or unsafe
+	// Remedy is the case played again with a remedy, under a lock and a
+	// key of its own; only late-write-before-successor has one.
+	Remedy *CaseResult `json:"remedy,omitempty"`
 
 	highestGranted int64   // the greatest token granted so far
+	mark           int64   // the destination's mark after the last call
 	timeline       []event // for the text drawing
 	steps          []step  // for the picture
+}
+
+// newCase returns the empty result of case name, whose sessions have
+// leases of ttl seconds.
+func newCase(name string, ttl int) *CaseResult {
+	return &CaseResult{Case: name, TTLSeconds: ttl, Faults: []string{}, Writes: []Write{}}
+}
+
+// Guarantees says which of the two guarantees held in a case's run.
+type Guarantees struct {
+	// TokenOrder: no call was accepted with a token below the
+	// destination's mark. The fence gives it.
+	TokenOrder bool `json:"token_order"`
+	// MutualExclusion: no second effect, and no effect from a holder
+	// after the lock had passed on. No fence gives it.
+	MutualExclusion bool `json:"mutual_exclusion"`
 }
 
 // Holder is one grant of the lock.
@@ -71,6 +128,9 @@ type Attempt struct {
 type Write struct {
 	Worker string `json:"worker"`
 	Token  int64  `json:"token"`
+	// Op is "claim_mark" for a claim of the mark, which has no effect;
+	// absent for a write.
+	Op     string `json:"op,omitempty"`
 	Result string `json:"result"`
 	Reason string `json:"reason,omitempty"`
 	// After is the case's key in the destination once the write was
@@ -86,9 +146,17 @@ type Committed struct {
 
 // The verdicts.
 const (
-	Safe   = "safe"
+	// Safe: mutual exclusion held (and token order with it).
+	Safe = "safe"
+	// Ordered: the destination fenced, and token order held, but mutual
+	// exclusion did not: the fence's guarantee is all that held.
+	Ordered = "ordered"
+	// Unsafe: neither guarantee was kept by the destination.
 	Unsafe = "unsafe"
 )
+
+// claimMarkOp is a Write's Op for a claim of the mark.
+const claimMarkOp = "claim_mark"
 
 // granted records that worker was granted the lock with token.
 func (c *CaseResult) granted(worker string, token int64) {
@@ -98,27 +166,32 @@ func (c *CaseResult) granted(worker string, token int64) {
 	c.step(step{kind: stepGrant, worker: worker, token: token})
 }
 
-// wrote records worker's write with token, the destination's answer and
-// its committed state after it, and counts the write against the verdict:
-// an accepted write after a greater token was granted is stale, and every
-// accepted write beyond the first is a second effect.
-func (c *CaseResult) wrote(worker string, token int64, rep LockReply, after Committed) {
-	w := Write{Worker: worker, Token: token, Result: rep.Result, Reason: rep.Reason, After: after}
+// wrote records worker's write (or, with op claimMarkOp, its claim of the
+// mark) with token, the destination's answer and its committed state
+// after it, and counts the call against the verdict: an accepted call
+// below the mark it found breaks token order; an accepted write after a
+// greater token was granted is stale, and every accepted write beyond the
+// first is a second effect. A claim has no effect to count.
+func (c *CaseResult) wrote(worker string, token int64, op string, rep LockReply, after Committed) {
+	w := Write{Worker: worker, Token: token, Op: op, Result: rep.Result, Reason: rep.Reason, After: after}
 	c.Writes = append(c.Writes, w)
-	stale := w.Result == Accepted && token < c.highestGranted
-	c.step(step{kind: stepWrite, worker: worker, token: token, write: w, stale: stale, holder: c.highestGranted})
-	if w.Result == Accepted {
-		if stale {
-			c.StaleWritesAccepted++
-		}
-		accepted := 0
-		for _, x := range c.Writes {
-			if x.Result == Accepted {
-				accepted++
-			}
-		}
-		c.DoubleEffects = max(accepted-1, 0)
+	accepted := w.Result == Accepted
+	if accepted && token < c.mark {
+		c.BelowMarkWritesAccepted++
 	}
+	c.mark = after.Mark
+	stale := accepted && op == "" && token < c.highestGranted
+	c.step(step{kind: stepWrite, worker: worker, token: token, write: w, stale: stale, holder: c.highestGranted})
+	if stale {
+		c.StaleWritesAccepted++
+	}
+	effects := 0
+	for _, x := range c.Writes {
+		if x.Result == Accepted && x.Op == "" {
+			effects++
+		}
+	}
+	c.DoubleEffects = max(effects-1, 0)
 	c.noteWrite(w)
 }
 
@@ -137,10 +210,22 @@ func (c *CaseResult) fault(s step, format string, args ...any) {
 	c.step(s)
 }
 
-// judge sets the verdict from the counts.
-func (c *CaseResult) judge() {
-	c.Verdict = Safe
-	if c.DoubleEffects > 0 || c.StaleWritesAccepted > 0 {
+// judge sets the guarantees that held, from the counts, and the verdict
+// from them: safe when mutual exclusion held; ordered when only token
+// order did, kept by a destination that fences (fence); else unsafe. The
+// destination that does not fence keeps nothing: writes that happened to
+// arrive in token order are not a guarantee it gave.
+func (c *CaseResult) judge(fence bool) {
+	c.Guarantees = Guarantees{
+		TokenOrder:      c.BelowMarkWritesAccepted == 0,
+		MutualExclusion: c.DoubleEffects == 0 && c.StaleWritesAccepted == 0,
+	}
+	switch {
+	case c.Guarantees.MutualExclusion:
+		c.Verdict = Safe
+	case fence && c.Guarantees.TokenOrder:
+		c.Verdict = Ordered
+	default:
 		c.Verdict = Unsafe
 	}
 }

@@ -47,15 +47,21 @@ func runCases(ctx context.Context, env cli.Env, cases []scenario, fence bool) (*
 	r.cl = cl
 	res := &Result{Command: Lockservice.Name, Fence: map[bool]string{true: "on", false: "off"}[fence],
 		Cluster: clusterInfo{Members: memberCount, MinTTL: minTTL}}
+	res.FenceGives, res.FenceDoesNotGive = fenceGuarantees(fence)
 	for _, sc := range cases {
-		c := &CaseResult{Case: sc.name, TTLSeconds: sc.ttl, Faults: []string{}, Writes: []Write{}}
+		c := newCase(sc.name, sc.ttl)
 		if err := sc.play(r, c); err != nil {
 			return nil, fmt.Errorf("case %s: %w", sc.name, err)
 		}
-		if c.DestinationFinal, err = r.final(sc.name); err != nil {
-			return nil, err
+		for _, x := range []*CaseResult{c, c.Remedy} {
+			if x == nil {
+				continue
+			}
+			if x.DestinationFinal, err = r.final(x.Case); err != nil {
+				return nil, err
+			}
+			x.judge(fence)
 		}
-		c.judge()
 		res.Cases = append(res.Cases, c)
 	}
 	return res, nil
@@ -65,7 +71,8 @@ func runCases(ctx context.Context, env cli.Env, cases []scenario, fence bool) (*
 // etcdmember.MinTTL, which this package does not import).
 const minTTL = 1
 
-// createStore creates the destination with a key per case.
+// createStore creates the destination with a key per case, and one for
+// the remedied run of a case that has one.
 func (r *run) createStore(cases []scenario) error {
 	db, err := sqlitedb.Open(r.ctx, r.store)
 	if err != nil {
@@ -77,8 +84,13 @@ func (r *run) createStore(cases []scenario) error {
 	}
 	s := fencedstore.Open(db, fencedstore.Fence)
 	for _, sc := range cases {
-		if err := s.Add(r.ctx, sc.name); err != nil {
-			return err
+		for _, key := range []string{sc.name, sc.remedy} {
+			if key == "" {
+				continue
+			}
+			if err := s.Add(r.ctx, key); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -158,17 +170,27 @@ func (r *run) write(c *CaseResult, name string, w *worker.Process, token int64) 
 	if err != nil {
 		return err
 	}
-	return r.wrote(c, name, token, rep)
+	return r.wrote(c, name, token, "", rep)
 }
 
-// wrote records a write's answer, with the destination's committed state
-// after it.
-func (r *run) wrote(c *CaseResult, name string, token int64, rep LockReply) error {
+// claimMark asks w to claim the destination's mark with its token, a
+// call with no effect, and records the destination's answer.
+func (r *run) claimMark(c *CaseResult, name string, w *worker.Process, token int64) error {
+	rep, err := worker.Ask[LockReply](w, LockRequest{Op: OpClaimMark, Lock: c.Case})
+	if err != nil {
+		return err
+	}
+	return r.wrote(c, name, token, claimMarkOp, rep)
+}
+
+// wrote records the answer to a write (op "") or a claim of the mark
+// (claimMarkOp), with the destination's committed state after it.
+func (r *run) wrote(c *CaseResult, name string, token int64, op string, rep LockReply) error {
 	after, err := r.final(c.Case)
 	if err != nil {
 		return err
 	}
-	c.wrote(name, token, rep, Committed{Mark: after.Mark, Writes: after.Writes})
+	c.wrote(name, token, op, rep, Committed{Mark: after.Mark, Writes: after.Writes})
 	return nil
 }
 
@@ -196,6 +218,6 @@ func (r *run) checkThenWrite(c *CaseResult, name string, w *worker.Process, toke
 		if err := w.Recv(&rep); err != nil {
 			return err
 		}
-		return r.wrote(c, name, token, rep)
+		return r.wrote(c, name, token, "", rep)
 	}, nil
 }

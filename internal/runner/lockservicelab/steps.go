@@ -18,7 +18,7 @@ const (
 	stepRestore                     // the runner restored it
 	stepKill                        // the runner killed members, the leader among them
 	stepElected                     // the members left elected a leader
-	stepRestart                     // the runner restarted the killed member
+	stepRestart                     // the runner restarted the killed members
 	stepWrite                       // worker's write reached the destination
 )
 
@@ -28,7 +28,7 @@ type step struct {
 	worker  string
 	token   int64  // stepGrant, stepWrite
 	reason  string // stepLockRefused
-	members int    // stepKill: how many members were killed
+	members int    // stepKill, stepRestart: how many members were killed, or restarted
 	write   Write  // stepWrite: the write and the destination's answer
 	stale   bool   // stepWrite: accepted although a greater token was granted
 	holder  int64  // stepWrite: the greatest token granted by then

@@ -40,6 +40,9 @@ func (f *flags) SVG(w io.Writer, result any) error {
 	}
 	for _, c := range res.Cases {
 		fig.Panels = append(fig.Panels, casePanel(res.Fence, c))
+		if c.Remedy != nil {
+			fig.Panels = append(fig.Panels, casePanel(res.Fence, c.Remedy))
+		}
 	}
 	return timeline.WriteSVG(w, fig)
 }
@@ -121,8 +124,12 @@ func casePanel(fence string, c *CaseResult) timeline.Panel {
 			p.Events = append(p.Events, timeline.Event{Lane: membersLane, At: at, Outcome: timeline.Noted, Label: "new leader elected",
 				Title: "the two members left elect a leader, which keeps every lease, with its full TTL again"})
 		case stepRestart:
-			p.Events = append(p.Events, timeline.Event{Lane: membersLane, At: at, Outcome: timeline.Noted, Label: "killed member restarted",
-				Title: "the killed member starts again from its data and rejoins the cluster"})
+			e := timeline.Event{Lane: membersLane, At: at, Outcome: timeline.Noted, Label: "killed member restarted",
+				Title: "the killed member starts again from its data and rejoins the cluster"}
+			if s.members > 1 {
+				e.Label, e.Title = "killed members restarted", "the killed members start again from their data: a majority is back"
+			}
+			p.Events = append(p.Events, e)
 		case stepWrite:
 			writeStep(&p, at, s)
 		}
@@ -130,7 +137,29 @@ func casePanel(fence string, c *CaseResult) timeline.Panel {
 	d := c.DestinationFinal
 	p.Notes = []string{fmt.Sprintf("Final: destination mark %d, %s took effect; double effects %d, stale writes accepted %d: %s.",
 		d.Mark, plural(d.Writes, "write"), c.DoubleEffects, c.StaleWritesAccepted, c.Verdict)}
+	if c.Remedy != nil || c.Case == successorClaimsMark {
+		p.Notes = append(p.Notes, guaranteesNotes(fence, c)...)
+	}
 	return p
+}
+
+// guaranteesNotes say, a line each, which guarantees held in c and
+// whether the destination gives them.
+func guaranteesNotes(fence string, c *CaseResult) []string {
+	held := func(ok bool) string {
+		if ok {
+			return "held"
+		}
+		return "did not hold"
+	}
+	order := "The fence gives it."
+	if fence == "off" {
+		order = "This destination, which checks no token, does not give it."
+	}
+	return []string{
+		fmt.Sprintf("Token order, no write accepted below the mark: %s. %s", held(c.Guarantees.TokenOrder), order),
+		fmt.Sprintf("Mutual exclusion, one holder's effects at a time: %s. No fence gives it.", held(c.Guarantees.MutualExclusion)),
+	}
 }
 
 // writeStep draws a write and the destination's committed state after it.
@@ -139,6 +168,11 @@ func writeStep(p *timeline.Panel, at timeline.Moment, s step) {
 	e := timeline.Event{Lane: s.worker, At: at, Outcome: timeline.Accepted, Reaches: destinationLane,
 		Label: fmt.Sprintf("write, token %d", w.Token), Result: "accepted",
 		Title: fmt.Sprintf("%s writes with token %d: %s; the destination's mark is %d after it", s.worker, w.Token, w.Result, w.After.Mark)}
+	if w.Op == claimMarkOp {
+		e.Label, e.Result = fmt.Sprintf("claim the mark, token %d", w.Token), "accepted: no effect"
+		e.Title = fmt.Sprintf("%s claims the destination's mark with token %d before it works: %s; the mark is %d after it, and no write took effect",
+			s.worker, w.Token, w.Result, w.After.Mark)
+	}
 	switch {
 	case w.Result != Accepted:
 		e.Outcome, e.Result = timeline.Refused, "refused: "+w.Reason
@@ -165,6 +199,8 @@ func lockRefusalTitle(s step) string {
 		return s.worker + " asks for the lock and is refused at once: another session's key is older"
 	case ReasonNoQuorum:
 		return s.worker + " asks for the lock and gets no answer in time: without a majority the cluster grants nothing"
+	case ReasonTimeout:
+		return s.worker + " asks for the lock and gets no answer in time, though the cluster has a leader"
 	}
 	return s.worker + " is refused the lock: " + s.reason
 }

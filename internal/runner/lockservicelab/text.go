@@ -22,10 +22,21 @@ func (f *flags) Text(w io.Writer, result any) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "lockservice: %d etcd members, destination fence %s; tokens are lock-key revisions\n", res.Cluster.Members, res.Fence)
+	for _, name := range []string{tokenOrder, mutualExclusion} {
+		gives := "does not give"
+		if _, ok := res.FenceGives[name]; ok {
+			gives = "gives"
+		}
+		fmt.Fprintf(&b, "the destination %s %s (%s)\n", gives, strings.ReplaceAll(name, "_", " "), guaranteeMeanings[name])
+	}
 	b.WriteString(">> marks a write the destination accepted after a later holder had the lock\n")
 	for _, c := range res.Cases {
 		b.WriteString("\n")
 		drawCase(&b, c)
+		if c.Remedy != nil {
+			fmt.Fprintf(&b, "\n%s, remedied: ", c.Case)
+			drawCase(&b, c.Remedy)
+		}
 	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
@@ -54,6 +65,15 @@ func drawCase(b *strings.Builder, c *CaseResult) {
 	}
 	tw.Flush()
 	d := c.DestinationFinal
+	fmt.Fprintf(b, "  guarantees: token order %s, mutual exclusion %s\n", heldWord(c.Guarantees.TokenOrder), heldWord(c.Guarantees.MutualExclusion))
 	fmt.Fprintf(b, "  final: destination mark %d, %d writes took effect; double effects %d, stale writes accepted %d: %s\n",
 		d.Mark, d.Writes, c.DoubleEffects, c.StaleWritesAccepted, strings.ToUpper(c.Verdict))
+}
+
+// heldWord says whether a guarantee held.
+func heldWord(held bool) string {
+	if held {
+		return "held"
+	}
+	return "broken"
 }

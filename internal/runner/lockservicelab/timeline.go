@@ -20,12 +20,18 @@ func (c *CaseResult) noteCluster(format string, args ...any) { c.note("cluster",
 
 func (c *CaseResult) noteWrite(w Write) {
 	what := fmt.Sprintf("write with token %d", w.Token)
+	if w.Op == claimMarkOp {
+		what = fmt.Sprintf("claim the mark with token %d", w.Token)
+	}
 	c.note(w.Worker, "%s", what)
 	dest := w.Result
 	if w.Reason != "" {
 		dest += " " + w.Reason
 	}
-	stale := w.Result == Accepted && w.Token < c.highestGranted
+	if w.Op == claimMarkOp && w.Result == Accepted {
+		dest += fmt.Sprintf(": mark %d, no effect", w.After.Mark)
+	}
+	stale := w.Result == Accepted && w.Op == "" && w.Token < c.highestGranted
 	if stale {
 		dest += fmt.Sprintf(": STALE, token %d was already granted", c.highestGranted)
 	}

@@ -8,7 +8,10 @@ package torturelab
 // lease (a real SIGSTOP, asked for by the worker itself, so that no
 // keep-alive leaves it), kills workers with kill -9, and kills members,
 // one at a time, each started again from its data before the next kill.
-// The audit reads the store's own log of what it accepted.
+// The audit reads the store's own log of what it accepted, and judges
+// every accepted write against the locks the workers recorded winning
+// (grants.go). With --fence off the store compares no tokens, so that
+// the stale writes show.
 
 import (
 	"context"
@@ -38,6 +41,8 @@ type etcdPlan struct {
 	runPlan
 	MemberKills []memberKill `json:"member_kills"`
 	TTL         int          `json:"ttl_seconds"`
+	// Fence says whether the store compares tokens (--fence on).
+	Fence bool `json:"-"`
 }
 
 // memberKill is one planned kill -9 of a member, and its restart.
@@ -48,9 +53,9 @@ type memberKill struct {
 }
 
 // newEtcdPlan splits kills between workers (half, rounded up) and members.
-func newEtcdPlan(seed int64, processes, messages, kills int, leaseMs int64) etcdPlan {
+func newEtcdPlan(seed int64, processes, messages, kills int, leaseMs int64, fence bool) etcdPlan {
 	ttl := max(int((leaseMs+999)/1000), 1)
-	p := etcdPlan{runPlan: newPlan(seed, processes, messages, kills-kills/2, leaseMs), TTL: ttl, MemberKills: []memberKill{}}
+	p := etcdPlan{runPlan: newPlan(seed, processes, messages, kills-kills/2, leaseMs), TTL: ttl, MemberKills: []memberKill{}, Fence: fence}
 	p.Failing = failing{} // no message fails here: every one must end completed
 	r := rand.New(rand.NewPCG(uint64(seed), streamMemberKills))
 	var at []int
@@ -86,10 +91,10 @@ type etcdRun struct {
 }
 
 // runEtcd performs an etcd torture run and audits the store.
-func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int) (*etcdResult, error) {
+func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence bool) (*etcdResult, error) {
 	began := time.Now()
 	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
-	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs)
+	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs, fence)
 	c := &etcdRun{
 		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir),
 		killed: map[*worker.Process]bool{}, exits: make(chan exited, p.processes+len(p.Kills)),
@@ -130,10 +135,10 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int) (*etc
 	if err != nil {
 		return nil, err
 	}
-	f := audit.AuditStore(d, logs)
+	f := auditEtcd(d, logs)
 	res := summarizeEtcd(p, messages, logs, d, f)
 	res.Killed, res.MembersKilled, res.Ended = c.kills, c.mkills, ended
-	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, members: c.membersKilledAt, findings: f}
+	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, members: c.membersKilledAt, findings: f.Findings}
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
 	if !f.Clean() {
 		return res, cli.Findingf("%s", f.Summary())
@@ -161,7 +166,7 @@ func fillStore(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, er
 func (c *etcdRun) args(slot, start int, owner string) []string {
 	return EtcdWorkerArgs{
 		Endpoints: c.cl.Endpoints(), Store: c.store, Records: filepath.Join(c.records, recordFile(slot, start)),
-		Owner: owner, Slot: slot, Start: start, Seed: c.plan.Seed, TTL: c.plan.TTL,
+		Owner: owner, Slot: slot, Start: start, Seed: c.plan.Seed, TTL: c.plan.TTL, Fence: c.plan.Fence,
 	}.encode()
 }
 

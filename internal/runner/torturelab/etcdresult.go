@@ -10,6 +10,7 @@ import (
 type etcdResult struct {
 	Command    string `json:"command"`
 	Lock       string `json:"lock"`
+	Fence      string `json:"fence"` // on or off, as --fence gave it
 	Seed       int64  `json:"seed"`
 	Processes  int    `json:"processes"`
 	Messages   int    `json:"messages"`
@@ -18,21 +19,61 @@ type etcdResult struct {
 	TTLSeconds int    `json:"ttl_seconds"`
 	// Claims are the locks the workers were granted, from their records.
 	Claims int `json:"claims"`
-	// Writes and Completes are what the store accepted, from its log.
-	Writes    int         `json:"writes"`
-	Completes int         `json:"completes"`
-	Refused   etcdRefused `json:"refused"`
+	// Writes, Completes and MarkClaims are what the store accepted, from
+	// its log. A mark claim is a new holder's first call (chapter 10's
+	// remedy): it moves the key's mark to its token and has no effect.
+	Writes     int         `json:"writes"`
+	Completes  int         `json:"completes"`
+	MarkClaims int         `json:"mark_claims"`
+	Refused    etcdRefused `json:"refused"`
 	// PausesPastLease are the pauses (SIGSTOP) longer than a lease.
-	PausesPastLease int            `json:"pauses_past_lease"`
-	Killed          int            `json:"killed"`         // worker kills done
-	MembersKilled   int            `json:"members_killed"` // member kills done, each restarted
-	Ended           string         `json:"ended"`
-	Records         records        `json:"records"`
-	Audit           audit.Findings `json:"audit"`
-	Plan            etcdPlan       `json:"plan"`
-	Seconds         float64        `json:"seconds"`
+	PausesPastLease int       `json:"pauses_past_lease"`
+	Killed          int       `json:"killed"`         // worker kills done
+	MembersKilled   int       `json:"members_killed"` // member kills done, each restarted
+	Ended           string    `json:"ended"`
+	Records         records   `json:"records"`
+	Audit           etcdAudit `json:"audit"`
+	Plan            etcdPlan  `json:"plan"`
+	Seconds         float64   `json:"seconds"`
 	// story is what the picture draws; the JSON leaves it out.
 	story story
+}
+
+// etcdAudit is the audit of an etcd run: the store audit's counts, with
+// its stale writes judged against the grants (grants.go), the writes the
+// store refused as stale beside them, and whether the fence was tested.
+type etcdAudit struct {
+	audit.Findings
+	Refused fenceRefusals `json:"refused"`
+	// FenceTested is false when no write reached the store with a token
+	// below one already granted, and none was refused as stale; FenceNote
+	// then says so in words.
+	FenceTested bool   `json:"fence_tested"`
+	FenceNote   string `json:"fence_note,omitempty"`
+}
+
+// fenceRefusals counts the writes the store refused, by reason.
+type fenceRefusals struct {
+	StaleToken int `json:"stale_token"` // the token was below the key's mark
+}
+
+// fenceUntested is what the audit of a run that never tested the fence
+// says.
+const fenceUntested = "the fence was not tested by this run"
+
+// auditEtcd audits the store d against the records in logs: the store
+// audit, with every accepted write judged against the grants.
+func auditEtcd(d audit.Destination, logs []audit.Log) etcdAudit {
+	j := judgeWrites(logs, d.Log)
+	a := etcdAudit{
+		Findings:    withStaleWrites(audit.AuditStore(d, logs), j, d.Keys),
+		Refused:     fenceRefusals{StaleToken: j.Refused},
+		FenceTested: j.FenceTested(),
+	}
+	if !a.FenceTested {
+		a.FenceNote = fenceUntested
+	}
+	return a
 }
 
 // etcdRefused counts the refusals the workers were told, by reason.
@@ -44,9 +85,9 @@ type etcdRefused struct {
 }
 
 // summarizeEtcd builds the run's JSON.
-func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destination, f audit.Findings) *etcdResult {
+func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destination, f etcdAudit) *etcdResult {
 	res := &etcdResult{
-		Command: "torture", Lock: lockEtcd, Seed: p.Seed, Processes: p.processes, Messages: messages,
+		Command: "torture", Lock: lockEtcd, Fence: fenceWord(p.Fence), Seed: p.Seed, Processes: p.processes, Messages: messages,
 		Kills: len(p.Kills) + len(p.MemberKills), LeaseMs: p.LeaseMs, TTLSeconds: p.TTL, Audit: f, Plan: p,
 	}
 	for _, log := range logs {
@@ -57,6 +98,8 @@ func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destinati
 			switch {
 			case rec.Op == "claim" && rec.Result == audit.Claimed:
 				res.Claims++
+			case rec.Result == Sent:
+				// not an answer: the moment a write was sent
 			case rec.Op == "pause":
 				res.PausesPastLease++
 			case rec.Result == audit.Failed:
@@ -76,10 +119,13 @@ func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destinati
 		}
 	}
 	for _, e := range d.Log {
-		if e.Op == "write" {
+		switch e.Op {
+		case "write":
 			res.Writes++
-		} else {
+		case "complete":
 			res.Completes++
+		case "claim":
+			res.MarkClaims++
 		}
 	}
 	return res

@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/fencelab/fencelab/internal/fencedstore"
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
@@ -29,7 +30,25 @@ type EtcdWorkerArgs struct {
 	Start     int      `json:"start"`
 	Seed      int64    `json:"seed"`
 	TTL       int      `json:"ttl"` // seconds, of every session
+	// Fence says whether the worker's store compares tokens (--fence on)
+	// or accepts every write (--fence off, the weakened destination).
+	Fence bool `json:"fence"`
 }
+
+// Contract is the rule the worker's store admits writes by: the fence
+// with --fence on, none with --fence off, as in lockservice.
+func (a EtcdWorkerArgs) Contract() fencedstore.Contract {
+	if a.Fence {
+		return fencedstore.Fence
+	}
+	return fencedstore.None
+}
+
+// Sent is the result word of the record an etcd worker makes just before
+// it sends a write to the store. A grant recorded before that instant was
+// made before the write was accepted: the judgement of stale writes
+// (grants.go) rests on it.
+const Sent = "sent"
 
 func (a EtcdWorkerArgs) encode() []string {
 	b, _ := json.Marshal(a) // plain strings and numbers: never fails
@@ -74,8 +93,13 @@ func (r *Recorder) Close() error { return r.r.close() }
 
 // pausePastTTLPerMille is the share of the locks an etcd worker wins that
 // it pauses on past its lease: fewer than the mailbox run's, since a lease
-// here lasts a second, not 40 ms.
-const pausePastTTLPerMille = 4
+// here lasts a second, not 40 ms, yet enough that a default run tests the
+// fence on every seed. Some pauses never test it: the paused worker is
+// killed, the run ends before it wakes, or a member's restart renews its
+// lease. 1% of 2000 locks is about 20 pauses per run; with the fence on,
+// seeds 1 to 20 each saw at least 3 writes refused as stale (at 4 per
+// mille, seed 1 saw none).
+const pausePastTTLPerMille = 10
 
 // EtcdPauses hands an etcd worker process its pauses, one per lock it
 // wins: 0 for most, and past the lease (one and a half to two and a half

@@ -99,6 +99,7 @@ func etcdFigure(res *etcdResult) timeline.Figure {
 		fmt.Sprintf("Audit of the store: stale writes accepted %d · stale completes accepted %d · double completions %d · tokens not increasing %d · integrity_check %s",
 			stale, a.StaleCompletesAccepted, a.DoubleCompletions, a.TokensNotIncreasing, a.IntegrityCheck),
 		fmt.Sprintf("Also counted: lost %d · unfinished %d.", a.Lost, a.Unfinished),
+		fenceLine(res.Fence, a),
 		fmt.Sprintf("The store accepted %d writes and %d completions; %d locks granted, %d pauses past the lease; %d worker kills, %d member kills.",
 			res.Writes, res.Completes, res.Claims, res.PausesPastLease, res.Killed, res.MembersKilled),
 		"One seed, one plan; the operating system's timing differs, and so does this picture, from run to run.",
@@ -109,6 +110,15 @@ func etcdFigure(res *etcdResult) timeline.Figure {
 		Series: []string{"locks granted"},
 		Panels: []timeline.Panel{p},
 	}
+}
+
+// fenceLine says how an etcd run's fence was tested: the writes the store
+// refused as stale, or that it never was.
+func fenceLine(fence string, a etcdAudit) string {
+	if !a.FenceTested {
+		return fmt.Sprintf("Fence %s: %s.", fence, fenceUntested)
+	}
+	return fmt.Sprintf("Fence %s: the store refused %d writes as stale; stale writes are judged against the locks granted before each was accepted.", fence, a.Refused.StaleToken)
 }
 
 // summaryPanel draws what every torture run has: a lane per worker slot

@@ -132,7 +132,7 @@ func TestEtcdTortureSummaryMarksMemberKillsAndTheStaleWrite(t *testing.T) {
 			{Op: "complete", ID: "msg-1", Token: 5, Result: audit.Completed, At: began + 1360},
 		}},
 	}
-	res := &etcdResult{Seed: 4, Processes: 2, Messages: 1, TTLSeconds: 1, Audit: findings,
+	res := &etcdResult{Seed: 4, Processes: 2, Messages: 1, TTLSeconds: 1, Audit: etcdAudit{Findings: findings},
 		Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a", "worker-b"}}}}
 	res.story = story{beganMs: began, endedMs: began + 2000, logs: logs, findings: findings,
 		members: []killMark{{atMs: began + 600, worker: "member-2"}}}
@@ -209,7 +209,7 @@ func TestMarksOutsideTheRunStandAtItsEdges(t *testing.T) {
 func TestAMemberKillOutsideTheRunStandsAtItsEdges(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ at, want int64 }{{-5, 0}, {5, 5}, {700, 660}} {
-		res := &etcdResult{Processes: 1, Audit: audit.Findings{IntegrityCheck: "ok"},
+		res := &etcdResult{Processes: 1, Audit: etcdAudit{Findings: audit.Findings{IntegrityCheck: "ok"}},
 			Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}
 		res.story = story{beganMs: began, endedMs: began + 601, members: []killMark{{atMs: began + tc.at, worker: "member-1"}}}
 		p := etcdFigure(res).Panels[0]
@@ -222,7 +222,7 @@ func TestAMemberKillOutsideTheRunStandsAtItsEdges(t *testing.T) {
 // that did not count stale writes reads 0 of them, not a blank.
 func TestAnEtcdSummaryCountsNoStaleWritesWhenNoneWereCounted(t *testing.T) {
 	t.Parallel()
-	res := &etcdResult{Processes: 1, Audit: audit.Findings{IntegrityCheck: "ok"}, Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}
+	res := &etcdResult{Processes: 1, Audit: etcdAudit{Findings: audit.Findings{IntegrityCheck: "ok"}}, Plan: etcdPlan{runPlan: runPlan{Owners: []string{"worker-a"}}}}
 	p := etcdFigure(res).Panels[0]
 	assert.Check(t, cmp.Contains(p.Notes[0], "stale writes accepted 0 ·"))
 }

@@ -36,6 +36,21 @@ const (
 	lockEtcd    = "etcd"
 )
 
+// The values of --fence: whether the fenced store of an etcd run compares
+// tokens, as in lockservice.
+const (
+	fenceOn  = "on"
+	fenceOff = "off"
+)
+
+// fenceWord is --fence's value for fence.
+func fenceWord(fence bool) string {
+	if fence {
+		return fenceOn
+	}
+	return fenceOff
+}
+
 // The flags and their ranges (internal/runner/CONTRACT.md, section
 // "fencelab torture").
 var (
@@ -49,7 +64,7 @@ var (
 // flags is one configured run.
 type flags struct {
 	processes, messages, kills, leaseMs, seed int
-	lock                                      string
+	lock, fence                               string
 	fs                                        *flag.FlagSet
 	// handOff runs the etcd companion in place of this process, for a
 	// fencelab built without etcd; a test replaces it.
@@ -57,19 +72,26 @@ type flags struct {
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
-	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, lock: lockMailbox, fs: fs, handOff: companion.Exec}
+	f := &flags{processes: 8, messages: 2000, kills: 20, leaseMs: 40, lock: lockMailbox, fence: fenceOn, fs: fs, handOff: companion.Exec}
 	processesFlag.Var(fs, &f.processes, "how many worker processes run at once, `N` from 2 to 16")
 	messagesFlag.Var(fs, &f.messages, "how many messages the run adds, `M` from 1 to 100000")
 	killsFlag.Var(fs, &f.kills, "how many times a worker is killed with kill -9 and restarted, `K` from 0 to 1000")
 	leaseMsFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
 	fs.StringVar(&f.lock, "lock", lockMailbox, "where the authority comes from: `mailbox|etcd` (etcd: a three-member etcd cluster's locks, and a store fenced by their revisions)")
-	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` any plain decimal integer (default: a random one, printed)")
+	fs.StringVar(&f.fence, "fence", fenceOn, "whether the fenced store of --lock etcd checks the token: `on|off` (off: the weakened store, so that stale writes show)")
+	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` a non-negative decimal integer (default: a random one, printed)")
 	return f
 }
 
 func (f *flags) Validate() error {
 	if err := cli.OneOf("lock", f.lock, []string{lockMailbox, lockEtcd}); err != nil {
 		return err
+	}
+	if err := cli.OneOf("fence", f.fence, []string{fenceOn, fenceOff}); err != nil {
+		return err
+	}
+	if f.fence == fenceOff && f.lock != lockEtcd {
+		return cli.Usagef("--fence off needs --lock etcd: a mailbox run has no fenced store")
 	}
 	for _, c := range []struct {
 		flag cli.IntFlag
@@ -97,7 +119,7 @@ func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
 		if !companion.Linked() {
 			return nil, f.handOff(ctx, env)
 		}
-		return runEtcd(ctx, env, p, f.messages)
+		return runEtcd(ctx, env, p, f.messages, f.fence == fenceOn)
 	}
 	return run(ctx, env, p, f.messages)
 }

@@ -37,6 +37,52 @@ func TestTortureDefaultsAreTheContracts(t *testing.T) {
 	assert.Check(t, cmp.Equal(f.kills, 20))
 	assert.Check(t, cmp.Equal(f.leaseMs, 40))
 	assert.Check(t, cmp.Equal(f.lock, lockMailbox))
+	assert.Check(t, cmp.Equal(f.fence, fenceOn))
+}
+
+// TestTheSeedsHelpAndParserAgree: the help calls the seed a non-negative
+// decimal integer, and the parser takes 0 and refuses a negative seed,
+// whichever way it is written.
+func TestTheSeedsHelpAndParserAgree(t *testing.T) {
+	t.Parallel()
+	fs := flag.NewFlagSet("torture", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	newFlags(fs)
+	assert.Check(t, cmp.Contains(fs.Lookup("seed").Usage, "a non-negative decimal integer"))
+	assert.Check(t, cmp.Equal(seedFlag.Min, 0), "the lowest seed the range admits")
+	for _, args := range [][]string{{"--seed", "-5"}, {"--seed=-1"}} {
+		fs := flag.NewFlagSet("torture", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		newFlags(fs)
+		assert.Check(t, fs.Parse(args) != nil, "%v: a negative seed must be refused", args)
+	}
+	f, err := parsed(t, "--seed", "0")
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Equal(f.seed, 0))
+}
+
+// TestTheFenceIsOnOrOffAndOffNeedsEtcd: --fence takes on or off; off
+// weakens the fenced store of an etcd run, and a mailbox run, which has
+// none, refuses it as misuse.
+func TestTheFenceIsOnOrOffAndOffNeedsEtcd(t *testing.T) {
+	t.Parallel()
+	var usage *cli.UsageError
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		misuse bool
+	}{
+		{"etcd-off", []string{"--lock", lockEtcd, "--fence", fenceOff}, false},
+		{"etcd-on", []string{"--lock", lockEtcd, "--fence", fenceOn}, false},
+		{"mailbox-on", []string{"--fence", fenceOn}, false},
+		{"mailbox-off", []string{"--fence", fenceOff}, true},
+		{"etcd-maybe", []string{"--lock", lockEtcd, "--fence", "maybe"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parsed(t, tc.args...)
+			assert.Check(t, cmp.Equal(errors.As(err, &usage), tc.misuse), "Validate(%v) = %v", tc.args, err)
+		})
+	}
 }
 
 // TestASeedGivenIsKeptAndNoneIsDrawn: --seed fixes the plan, 0 included;

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -12,3 +13,8 @@ func ShortenReplyTimeout(t testing.TB, d time.Duration) {
 	replyTimeout = d
 	t.Cleanup(func() { replyTimeout = saved })
 }
+
+// HandshakeSocket returns the two ends of a handshake socket, made as
+// Start makes them: the parent's, to write, and the child's, for
+// descriptor 3.
+func HandshakeSocket() (parent, child *os.File, err error) { return handshakeSocket() }

@@ -1,16 +1,22 @@
 package worker
 
-// This file holds the handshake that makes a worker role impossible to
-// enter by hand. The runner accepts no paths, but its workers must be
+// This file holds the handshake that keeps a worker role from being
+// entered by hand. The runner accepts no paths, but its workers must be
 // told where their databases are; if a worker took its paths from its
 // command line, `FENCELAB_ROLE=mailbox-worker fencelab /any/path.db w`
 // would create a database anywhere. So a worker takes nothing from its
-// command line. Its parent hands it its role and arguments through a pipe
-// the worker inherits as file descriptor 3, and the worker checks, before
-// it opens anything, that:
+// command line. Its parent hands it its role and arguments through a Unix
+// socket the worker inherits as file descriptor 3, and the worker checks,
+// before it opens anything, that:
 //
-//   - descriptor 3 is a pipe, and the handshake on it names the role its
-//     environment names;
+//   - descriptor 3 is a Unix socket (a pipe, a named pipe or a file, which
+//     a shell can make, is refused), and the handshake on it names the
+//     role its environment names;
+//   - where the kernel says who wrote what a socket delivers (Linux,
+//     SCM_CREDENTIALS: see credentials_linux.go), every byte of the
+//     handshake was written by the process that is its parent: a
+//     handshake written by a helper, a shell or socat is refused,
+//     whatever pid it names inside;
 //   - the handshake names its parent's pid as the writer, and that is the
 //     process that is its parent now;
 //   - where /proc shows it (Linux), its parent runs the same executable it
@@ -19,12 +25,21 @@ package worker
 //
 // A worker that fails any check exits 2 with one line, having created
 // nothing.
+//
+// What this stops is entering a role by hand: from a shell, with the
+// environment variable, a pipe, a named pipe or a helper that writes the
+// handshake, and a shell that starts the worker and then becomes fencelab
+// itself (exec). It is not a wall against a program of the same user
+// that sets out to get in: such a program can write the handshake from
+// the parent's pid and then exec fencelab, or trace the worker; nothing a
+// process of one user does is hidden from another of the same user.
+// Outside Linux the kernel does not name a socket's writer, and the pid
+// the handshake names is taken on trust.
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -58,7 +73,7 @@ type handshake struct {
 // closes the parent's end; if cmd fails to start, it must call send too,
 // which then only closes.
 func attachHandshake(cmd *exec.Cmd, h handshake) (send func(started bool) error, err error) {
-	r, w, err := os.Pipe()
+	w, r, err := handshakeSocket()
 	if err != nil {
 		return nil, err
 	}
@@ -77,9 +92,9 @@ func attachHandshake(cmd *exec.Cmd, h handshake) (send func(started bool) error,
 // receiveHandshake reads and checks the handshake of a worker that was
 // started to play role, and returns the arguments its parent handed it.
 func receiveHandshake(role string) ([]string, error) {
-	f, ok := inheritedPipe(handshakeFD)
+	f, ok := inheritedSocket(handshakeFD)
 	if !ok {
-		return nil, fmt.Errorf("%w (descriptor %d is not a pipe from a parent)", errNoParent, handshakeFD)
+		return nil, fmt.Errorf("%w (descriptor %d is not a socket from a parent)", errNoParent, handshakeFD)
 	}
 	defer f.Close()
 	data, err := readBounded(f)
@@ -103,7 +118,8 @@ func receiveHandshake(role string) ([]string, error) {
 }
 
 // readBounded reads f to its end, at most handshakeLimit bytes and for at
-// most handshakeWait.
+// most handshakeWait, and fails if the kernel says a process other than
+// this one's parent wrote any of it.
 func readBounded(f *os.File) ([]byte, error) {
 	type result struct {
 		data []byte
@@ -111,7 +127,7 @@ func readBounded(f *os.File) ([]byte, error) {
 	}
 	got := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(f, handshakeLimit))
+		data, err := readWritten(f)
 		got <- result{data, err}
 	}()
 	select {

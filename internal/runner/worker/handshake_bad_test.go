@@ -15,11 +15,13 @@ import (
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
 // startWithHandshake starts this binary to play the touch role, as its
-// real parent, handing it data on descriptor 3; with hold, the pipe stays
-// open until the worker exits. It returns the worker's exit status and
+// real parent, handing it data on descriptor 3; with hold, the socket
+// stays open until the worker exits. It returns the worker's exit status and
 // stderr.
 func startWithHandshake(t *testing.T, data string, hold bool) (int, string) {
 	t.Helper()
@@ -32,7 +34,7 @@ func startRole(t *testing.T, role, data, input string, hold bool) (int, string) 
 	t.Helper()
 	self, err := os.Executable()
 	assert.NilError(t, err)
-	r, w, err := os.Pipe()
+	w, r, err := worker.HandshakeSocket()
 	assert.NilError(t, err)
 	cmd := exec.Command(self)
 	cmd.Args[0] = "fencelab"

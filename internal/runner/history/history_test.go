@@ -1,0 +1,283 @@
+package history
+
+// Each test here is a small history drawn by hand, the kind chapter 9's
+// text draws: calls of two or three processes on a time line, and the
+// verdict a checker must reach on them.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
+)
+
+// call is one op of a drawn history: process p calls at from and gets
+// its answer at to (0: never).
+func call(p int, from, to int64, op Op) Op {
+	op.Process, op.Call, op.Return = p, from, to
+	if to == 0 && op.Out.Result == "" {
+		op.Out.Result = Unknown
+	}
+	return op
+}
+
+func checked(t *testing.T, s Spec, ops ...Op) Verdict {
+	t.Helper()
+	for i := range ops {
+		ops[i].Seq = i + 1
+	}
+	return Check(s, ops, 10*time.Second).Verdict
+}
+
+// The mailbox with 10 ms leases.
+
+func claimOp(actor, key string, now int64, out Out) Op {
+	return Op{Kind: Claim, Key: key, Actor: actor, Now: now, Out: out}
+}
+
+func won(token, now int64) Out { return Out{Result: OK, Token: token, Expires: now + 10} }
+
+func TestOverlappingClaimsWithOneWinnerAreLinearizable(t *testing.T) {
+	// a and b claim m at once; a wins with token 1, b is told a holds it.
+	v := checked(t, Mailbox(10),
+		call(1, 0, 10, claimOp("a", "m", 100, won(1, 100))),
+		call(2, 5, 15, claimOp("b", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "a"})),
+	)
+	assert.Equal(t, v, Linearizable, "two overlapping claims, one winner and one told who holds it: there is an order (a first)")
+}
+
+func TestTwoWinnersOfOneLiveLeaseAreNotLinearizable(t *testing.T) {
+	v := checked(t, Mailbox(10),
+		call(1, 0, 10, claimOp("a", "m", 100, won(1, 100))),
+		call(2, 5, 15, claimOp("b", "m", 101, won(2, 101))),
+	)
+	assert.Equal(t, v, NotLinearizable, "a and b both won m inside a's lease: no order of the two gives both answers")
+}
+
+func TestARefusalNamingAHolderThatNeverClaimedIsNotLinearizable(t *testing.T) {
+	v := checked(t, Mailbox(10),
+		call(1, 0, 10, claimOp("b", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "a"})),
+	)
+	assert.Equal(t, v, NotLinearizable, "b was told a holds m, and a never claimed it")
+}
+
+func TestAClaimThatEndedBeforeAnotherBeganComesFirst(t *testing.T) {
+	// a's claim returned before b's began, so it is first in any order:
+	// b cannot have won m first (real-time order).
+	v := checked(t, Mailbox(10),
+		call(1, 0, 10, claimOp("a", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "b"})),
+		call(2, 20, 30, claimOp("b", "m", 100, won(1, 100))),
+	)
+	assert.Equal(t, v, NotLinearizable, "a was refused for b's lease before b's claim had begun")
+}
+
+func TestTakeoverAfterTheLeaseEndNeedsAGreaterToken(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	v := checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 110, won(6, 110))))
+	assert.Equal(t, v, Linearizable, "b takes m at a's lease end, minute 110, with a greater token")
+	v = checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 109, won(6, 109))))
+	assert.Equal(t, v, NotLinearizable, "b won m at 109, one before a's lease ends at 110")
+	v = checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 110, won(5, 110))))
+	assert.Equal(t, v, NotLinearizable, "b's takeover handed out a's token 5 again: a new generation needs a greater one")
+}
+
+func TestRenewalInsideOnesOwnLeaseKeepsTokenAndEnd(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	v := checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 110, Renewed: true})))
+	assert.Equal(t, v, Linearizable, "a claims m again inside its lease: its token and its lease end back")
+	v = checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 115, Renewed: true})))
+	assert.Equal(t, v, NotLinearizable, "a renewal moved the lease end: a renewal writes nothing")
+	v = checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, won(6, 105))))
+	assert.Equal(t, v, NotLinearizable, "a got a new token inside its own live lease: that is a renewal, same token")
+}
+
+func TestCompletingTwiceWithTheSameTokenIsRefusedTerminal(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	done := call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}})
+	v := checked(t, Mailbox(10), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: Refused, Reason: "terminal"}}))
+	assert.Equal(t, v, Linearizable, "the second completion with the token that completed m is refused terminal")
+	v = checked(t, Mailbox(10), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "m was completed twice with one token: a repeat must be refused")
+}
+
+func TestACompletionUnderAnotherTokenIsStale(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	v := checked(t, Mailbox(10), first, call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "a completed m with token 4 while its claim holds 5")
+	v = checked(t, Mailbox(10), first, call(2, 20, 30, Op{Kind: Complete, Key: "m", Actor: "b", Token: 5, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "b completed m with a's token: the owner is part of the check")
+}
+
+func TestAClaimWithNoAnswerMayHaveTakenEffectOrNot(t *testing.T) {
+	// a's process died during its claim: b may find m taken by a (a's
+	// lease) or not, and either answer is possible.
+	lost := call(1, 0, 0, claimOp("a", "m", 100, Out{}))
+	v := checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "a"})))
+	assert.Equal(t, v, Linearizable, "a claim that got no answer may have taken m")
+	v = checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, won(3, 101))))
+	assert.Equal(t, v, Linearizable, "a claim that got no answer may have done nothing")
+	v = checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "c"})))
+	assert.Equal(t, v, NotLinearizable, "b was told c holds m, and c never claimed it")
+}
+
+func TestAReadSeesTheLatestCompletedState(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	done := call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}})
+	v := checked(t, Mailbox(10), first, done, call(2, 40, 50, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "CLAIMED", Holder: "a", Token: 5, Expires: 110}}))
+	assert.Equal(t, v, NotLinearizable, "a read after the completion returned still sees m claimed")
+}
+
+// The queue.
+
+func TestTheQueueRefusesEvenItsHolderInsideTheLease(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "j", 100, won(5, 100)))
+	v := checked(t, Queue(10), first, call(1, 20, 30, claimOp("a", "j", 105, Out{Result: Refused, Reason: "lease_held", Holder: "a"})))
+	assert.Equal(t, v, Linearizable, "the queue has no renewal: its holder is refused too")
+	v = checked(t, Queue(10), first, call(1, 20, 30, claimOp("a", "j", 105, Out{Result: OK, Token: 5, Expires: 110})))
+	assert.Equal(t, v, NotLinearizable, "the queue renewed a lease: it has no renewal")
+}
+
+func TestFinishingTwiceWithTheSameFenceIsRefused(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "j", 100, won(5, 100)))
+	fin := call(1, 20, 30, Op{Kind: Finish, Key: "j", Actor: "a", Token: 5, Out: Out{Result: OK}})
+	v := checked(t, Queue(10), first, fin, call(1, 40, 50, Op{Kind: Finish, Key: "j", Actor: "a", Token: 5, Out: Out{Result: Refused, Reason: "lease_lost", Holder: "a"}}))
+	assert.Equal(t, v, Linearizable, "the second finish with the fence that finished j is refused")
+	v = checked(t, Queue(10), first, fin, call(1, 40, 50, Op{Kind: Finish, Key: "j", Actor: "a", Token: 5, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "j was finished twice with one fence")
+	v = checked(t, Queue(10), first, fin, call(2, 40, 50, claimOp("b", "j", 200, won(6, 200))))
+	assert.Equal(t, v, NotLinearizable, "a finished job was claimed again")
+}
+
+// The gate.
+
+func applyOp(fence int64, operation string, units int64, result string) Op {
+	return Op{Kind: Apply, Key: operation, Token: fence, Units: units, Out: Out{Result: result}}
+}
+
+func TestAFenceBelowTheMarkIsFencedWhateverTheOrderOfCalls(t *testing.T) {
+	v := checked(t, Gate(),
+		call(1, 0, 10, applyOp(2, "OP-1", 1, "applied")),
+		call(2, 20, 30, applyOp(1, "OP-2", 1, "fenced")),
+	)
+	assert.Equal(t, v, Linearizable, "fence 1 after fence 2 was applied: fenced")
+	v = checked(t, Gate(),
+		call(1, 0, 10, applyOp(2, "OP-1", 1, "applied")),
+		call(2, 20, 30, applyOp(1, "OP-2", 1, "applied")),
+	)
+	assert.Equal(t, v, NotLinearizable, "fence 1 was applied after fence 2 had returned: the mark went back")
+	v = checked(t, Gate(),
+		call(1, 0, 30, applyOp(2, "OP-1", 1, "applied")),
+		call(2, 10, 20, applyOp(1, "OP-2", 1, "applied")),
+	)
+	assert.Equal(t, v, Linearizable, "two overlapping applies, fence 1 then 2: that order gives both answers")
+}
+
+func TestTheMarkAReadSeesNeverGoesBack(t *testing.T) {
+	v := checked(t, Gate(),
+		call(1, 0, 30, applyOp(2, "OP-1", 1, "applied")),
+		call(2, 10, 20, applyOp(1, "OP-2", 1, "applied")),
+		call(3, 40, 50, Op{Kind: Read, Key: "gate", Out: Out{Result: OK, Mark: 1, Count: 2, Receipts: 2}}),
+	)
+	assert.Equal(t, v, NotLinearizable, "after fences 1 and 2 were applied, a read sees mark 1")
+}
+
+func TestARepeatWithTheSameFenceIsReplayedWithoutASecondEffect(t *testing.T) {
+	first := call(1, 0, 10, applyOp(2, "OP-1", 3, "applied"))
+	read := func(units int64) Op {
+		return call(2, 40, 50, Op{Kind: Read, Key: "gate", Out: Out{Result: OK, Mark: 2, Count: units, Receipts: 1}})
+	}
+	v := checked(t, Gate(), first, call(1, 20, 30, applyOp(2, "OP-1", 3, "replayed")), read(3))
+	assert.Equal(t, v, Linearizable, "the same operation with the same fence is replayed, and the units stay 3")
+	v = checked(t, Gate(), first, call(1, 20, 30, applyOp(2, "OP-1", 3, "applied")), read(6))
+	assert.Equal(t, v, NotLinearizable, "the same operation and fence applied twice: a second effect")
+	v = checked(t, Gate(), first, call(1, 20, 30, applyOp(2, "OP-1", 4, "replayed")))
+	assert.Equal(t, v, NotLinearizable, "a receipt for 3 units replayed a request for 4: that is a conflict")
+}
+
+// The fenced store.
+
+func writeOp(key string, token int64, out Out) Op {
+	return Op{Kind: Write, Key: key, Actor: "w", Token: token, Out: out}
+}
+
+func TestAStaleWriteIsRefusedWithTheMarkItWasJudgedBy(t *testing.T) {
+	first := call(1, 0, 10, writeOp("k", 5, Out{Result: OK}))
+	v := checked(t, Store(), first, call(2, 20, 30, writeOp("k", 4, Out{Result: Refused, Reason: "stale_token", Mark: 5})))
+	assert.Equal(t, v, Linearizable, "token 4 after 5 was accepted: refused, mark 5")
+	v = checked(t, Store(), first, call(2, 20, 30, writeOp("k", 4, Out{Result: OK})))
+	assert.Equal(t, v, NotLinearizable, "token 4 accepted after token 5 had returned")
+	v = checked(t, Store(), first, call(2, 20, 30, writeOp("other", 4, Out{Result: OK})))
+	assert.Equal(t, v, Linearizable, "each key has its own mark: token 4 on another key is fine")
+}
+
+func TestWritingTwiceWithTheSameTokenIsTwoEffects(t *testing.T) {
+	first := call(1, 0, 10, writeOp("k", 5, Out{Result: OK}))
+	again := call(1, 20, 30, writeOp("k", 5, Out{Result: OK}))
+	read := func(writes int64) Op {
+		return call(2, 40, 50, Op{Kind: Read, Key: "k", Out: Out{Result: OK, Mark: 5, Count: writes}})
+	}
+	assert.Equal(t, checked(t, Store(), first, again, read(2)), Linearizable,
+		"the store keeps no receipt: the same token twice is two effects, by contract")
+	assert.Equal(t, checked(t, Store(), first, again, read(1)), NotLinearizable,
+		"two accepted writes, and a read counts one")
+}
+
+func TestCompletingAKeyTwiceIsRefusedTerminal(t *testing.T) {
+	first := call(1, 0, 10, Op{Kind: Complete, Key: "k", Token: 5, Out: Out{Result: OK}})
+	v := checked(t, Store(), first, call(1, 20, 30, Op{Kind: Complete, Key: "k", Token: 5, Out: Out{Result: Refused, Reason: "terminal", Mark: 5}}))
+	assert.Equal(t, v, Linearizable, "the second completion of k, same token, is refused terminal")
+	v = checked(t, Store(), first, call(1, 20, 30, Op{Kind: Complete, Key: "k", Token: 5, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "k completed twice")
+}
+
+// The check itself.
+
+func TestAHistoryTheBudgetCannotDecideIsUnknownNeverTrue(t *testing.T) {
+	// Many overlapping claims by different owners, every one of them
+	// refused for a holder that never claimed: no order works, and the
+	// checker has to try a great many before it can say so.
+	var ops []Op
+	for i := range 40 {
+		ops = append(ops, call(i+1, 0, 1000, claimOp(fmt.Sprintf("w%d", i), "m", 100,
+			Out{Result: Refused, Reason: "lease_held", Holder: fmt.Sprintf("w%d", (i+1)%40)})))
+	}
+	ops = append(ops, call(99, 0, 1000, claimOp("z", "m", 100, won(1, 100))))
+	for i := range ops {
+		ops[i].Seq = 1
+	}
+	r := Check(Mailbox(10), ops, time.Nanosecond)
+	assert.Check(t, r.Verdict != Linearizable, "a check cut short by its budget said linearizable")
+	assert.Check(t, cmp.Equal(Undecided.JSON(), "unknown"), "unknown is printed as the string \"unknown\"")
+	assert.Check(t, cmp.Equal(Linearizable.JSON(), true))
+	assert.Check(t, cmp.Equal(NotLinearizable.JSON(), false))
+}
+
+func TestRecordsMergeIntoOneOpPerCallAnsweredWhereTheAnswerCame(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "ops-1.jsonl"))
+	assert.NilError(t, err)
+	rec := NewRecorder(f, 1)
+	answered, err := rec.Call(Op{Kind: Claim, Key: "m", Actor: "a", Now: 100})
+	assert.NilError(t, err)
+	assert.NilError(t, answered(won(1, 100)))
+	_, err = rec.Call(Op{Kind: Complete, Key: "m", Actor: "a", Token: 1}) // killed: no answer
+	assert.NilError(t, err)
+	f.WriteString(`{"process":1,"seq":3,"op":"cl`) // a line a kill cut short
+	f.Close()
+
+	ops, err := Merge(filepath.Join(dir, "ops-*.jsonl"))
+	assert.NilError(t, err)
+	assert.Assert(t, cmp.Len(ops, 2), "two calls began; the cut line is no call")
+	assert.Check(t, ops[0].Kind == Claim && ops[0].answered() && ops[0].Out.Token == 1, "the claim's answer was recorded: %+v", ops[0])
+	assert.Check(t, ops[0].Call <= ops[0].Return, "a call returns after it begins")
+	assert.Check(t, ops[1].Kind == Complete && !ops[1].answered() && ops[1].end() > ops[0].Return,
+		"the completion got no answer: it may take effect at any time after it began: %+v", ops[1])
+	var b strings.Builder
+	assert.NilError(t, WriteLines(&b, ops))
+	assert.Check(t, cmp.Equal(strings.Count(b.String(), "\n"), 2), "one JSON line per operation")
+}
