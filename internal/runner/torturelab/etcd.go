@@ -73,21 +73,18 @@ func newEtcdPlan(seed int64, processes, messages, kills int, leaseMs int64, fenc
 // streamMemberKills is the stream of the member kills' random numbers.
 const streamMemberKills = 4
 
-// etcdRun is the coordinator of one etcd run.
+// etcdRun is the coordinator of one etcd run: its crewDriver starts,
+// kills and replaces the workers, and answers their pauses.
 type etcdRun struct {
+	crewDriver
 	plan    etcdPlan
 	store   string
 	records string
 	db      *sqlitedb.DB
 	cl      *lockservicelab.Cluster
-	crew    *worker.Crew
-	owners  []string
-	killed  map[*worker.Process]bool
-	exits   chan exited
-	kills   int // worker kills done
 	mkills  int // member kills done
-	// When each kill was done, for the picture.
-	killedAt, membersKilledAt []killMark
+	// When each member kill was done, for the picture.
+	membersKilledAt []killMark
 }
 
 // runEtcd performs an etcd torture run and audits the store.
@@ -97,8 +94,9 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence
 	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs, fence)
 	c := &etcdRun{
 		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir),
-		killed: map[*worker.Process]bool{}, exits: make(chan exited, p.processes+len(p.Kills)),
+		crewDriver: newCrewDriver(p.Owners[:p.processes], p.Kills, worker.Start, EtcdWorkerRole, stallLimit(int64(p.TTL)*1000)),
 	}
+	c.argsOf, c.crewDriver.pause = c.args, c.pause
 	if err := os.Mkdir(c.records, 0o755); err != nil {
 		return nil, err
 	}
@@ -170,45 +168,6 @@ func (c *etcdRun) args(slot, start int, owner string) []string {
 	}.encode()
 }
 
-// start starts the first process of every slot.
-func (c *etcdRun) start(ctx context.Context) error {
-	args := make([][]string, c.plan.processes)
-	for slot := range args {
-		c.owners = append(c.owners, c.plan.Owners[slot])
-		args[slot] = c.args(slot, 1, c.owners[slot])
-	}
-	crew, err := worker.StartCrew(ctx, worker.Start, EtcdWorkerRole, args)
-	if err != nil {
-		return err
-	}
-	c.crew = crew
-	for slot := range args {
-		c.watch(slot)
-	}
-	return nil
-}
-
-// watch answers the pauses the process now in slot asks for, and
-// reports on c.exits when it ends.
-func (c *etcdRun) watch(slot int) {
-	p, owner := c.crew.Member(slot), c.owners[slot]
-	go func() {
-		for {
-			var req PauseRequest
-			if err := p.Recv(&req); err != nil {
-				select {
-				case <-p.Done():
-					c.exits <- exited{p: p, owner: owner}
-					return
-				default:
-					continue // a quiet worker: Recv gave up waiting
-				}
-			}
-			c.pause(p, req)
-		}
-	}()
-}
-
 // pause stops p for the time it asked, resumes it, and tells it so.
 func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
 	if lockservicelab.Pause(p.Pid) != nil {
@@ -224,77 +183,32 @@ func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
 // on the store the workers write to.
 const countEvery = 10
 
-// drive runs the plan's kills until every message is completed, or until
-// none has been for the stall limit, and says which.
+// drive runs the plan's kills until every message is completed, or
+// until none has been for the stall limit, and says which. A worker's
+// kill is armed by the writes the store has accepted, and so is a
+// member's, which comes at once.
 func (c *etcdRun) drive(ctx context.Context) (string, error) {
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	next, nextMember := 0, 0
-	var armed time.Time
-	best, lastGain := -1, time.Now()
-	limit := stallLimit(int64(c.plan.TTL) * 1000)
-	for n := 0; ; n++ {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case e := <-c.exits:
-			if ctx.Err() != nil {
-				return "", ctx.Err()
-			}
-			if !c.killed[e.p] {
-				return "", fmt.Errorf("%s (pid %d) ended by itself during the run (exit status %d)", e.owner, e.p.Pid, e.p.Exit().Code)
-			}
-			continue
-		case <-t.C:
-		}
-		if n%countEvery != 0 {
-			continue
-		}
-		writes, open, err := storeProgress(ctx, c.db)
-		if err != nil {
-			return "", err
-		}
-		if next < len(c.plan.Kills) && writes >= c.plan.Kills[next].AfterClaims {
-			k := c.plan.Kills[next]
-			if armed.IsZero() {
-				armed = time.Now().Add(time.Duration(k.DelayMs) * time.Millisecond)
-			}
-			if !time.Now().Before(armed) {
-				if err := c.killWorker(k); err != nil {
-					return "", err
+	nextMember := 0
+	return c.crewDriver.drive(ctx, driveRules{
+		every: countEvery,
+		read: func(ctx context.Context) (progress, error) {
+			writes, open, err := storeProgress(ctx, c.db)
+			return progress{count: writes, open: open}, err
+		},
+		after: func(now progress) error {
+			if nextMember < len(c.plan.MemberKills) && now.count >= c.plan.MemberKills[nextMember].AfterWrites {
+				if err := c.killMember(c.plan.MemberKills[nextMember]); err != nil {
+					return err
 				}
-				next, armed = next+1, time.Time{}
+				nextMember++
 			}
-		}
-		if nextMember < len(c.plan.MemberKills) && writes >= c.plan.MemberKills[nextMember].AfterWrites {
-			if err := c.killMember(c.plan.MemberKills[nextMember]); err != nil {
-				return "", err
-			}
-			nextMember++
-		}
-		switch {
-		case open == 0:
-			return "every message completed", nil
-		case best < 0 || open < best:
-			best, lastGain = open, time.Now()
-		case time.Since(lastGain) > limit:
-			return fmt.Sprintf("stalled: %d messages still open, and none was completed for %v", open, limit), nil
-		}
-	}
-}
-
-// killWorker kills the worker the plan names and starts its replacement.
-func (c *etcdRun) killWorker(k plannedKill) error {
-	c.killed[c.crew.Member(k.slot)] = true
-	c.crew.Kill(k.slot)
-	c.kills++
-	c.killedAt = append(c.killedAt, killMark{atMs: clock.Wall{}.Now(), slot: k.slot, worker: k.Worker, restartAs: k.RestartAs})
-	c.owners[k.slot] = k.RestartAs
-	if _, err := c.crew.Replace(k.slot, c.args(k.slot, k.start, k.RestartAs)...); err != nil {
-		return err
-	}
-	c.watch(k.slot)
-	return nil
+			return nil
+		},
+		ended: "every message completed",
+		stalled: func(open int, limit time.Duration) string {
+			return fmt.Sprintf("stalled: %d messages still open, and none was completed for %v", open, limit)
+		},
+	})
 }
 
 // killMember kills a member and starts it again from its data, waiting

@@ -1,15 +1,15 @@
 package torturelab
 
-// This file holds the coordinator: it fills the ledger, starts the
-// workers, kills and restarts them as the plan says, notices when every
-// message is DONE or DEAD (or that nothing moves any more), stops the
-// workers, and hands the ledger and the records to the audit. It never
+// This file holds the coordinator of a mailbox run: it fills the ledger,
+// has its crew driver (crew.go) start the workers, kill and restart them
+// as the plan says and notice when every message is DONE or DEAD (or that
+// nothing moves any more), stops the workers, and hands the ledger and
+// the records to the audit. It never
 // tells a worker what to claim or when: the workers contend on their own.
 
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -51,15 +51,14 @@ func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, er
 // newCoordinator returns the coordinator of the run planned by p in the
 // folder dir, whose workers start will start.
 func newCoordinator(p runPlan, dir string, start worker.Starter) *coordinator {
-	return &coordinator{
-		plan:    p,
-		ledger:  filepath.Join(dir, ledgerFile),
-		records: filepath.Join(dir, recordsDir),
-		startAs: start,
-		stall:   stallLimit(p.LeaseMs),
-		killed:  map[*worker.Process]bool{},
-		exits:   make(chan exited, p.processes+len(p.Kills)),
+	c := &coordinator{
+		plan:       p,
+		ledger:     filepath.Join(dir, ledgerFile),
+		records:    filepath.Join(dir, recordsDir),
+		crewDriver: newCrewDriver(p.Owners[:p.processes], p.Kills, start, workerRole, stallLimit(p.LeaseMs)),
 	}
+	c.argsOf = c.args
+	return c
 }
 
 // run is the whole run, from the empty folder to the audit.
@@ -128,25 +127,13 @@ func fill(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) 
 	return ids, nil
 }
 
-// coordinator is the parent's side of one run.
+// coordinator is the parent's side of one run: its crewDriver starts,
+// kills and replaces the workers.
 type coordinator struct {
+	crewDriver
 	plan            runPlan
 	ledger, records string
-	startAs         worker.Starter // how its workers start: processes, but a test's may not be
-	stall           time.Duration  // how long drive waits for a message to end (stallLimit)
 	db              *sqlitedb.DB
-	crew            *worker.Crew
-	owners          []string                 // the owner name of each slot's current process
-	killed          map[*worker.Process]bool // processes killed on purpose
-	exits           chan exited
-	kills           int        // kills done
-	killedAt        []killMark // when each was done, for the picture
-}
-
-// exited says that the process in slot, named owner, has ended.
-type exited struct {
-	p     *worker.Process
-	owner string
 }
 
 // args returns the handshake arguments of the start-th process of slot.
@@ -157,106 +144,25 @@ func (c *coordinator) args(slot, start int, owner string) []string {
 	}.encode()
 }
 
-// start starts the first process of every slot.
-func (c *coordinator) start(ctx context.Context) error {
-	args := make([][]string, c.plan.processes)
-	for slot := range args {
-		c.owners = append(c.owners, c.plan.Owners[slot])
-		args[slot] = c.args(slot, 1, c.owners[slot])
-	}
-	crew, err := worker.StartCrew(ctx, c.startAs, workerRole, args)
-	if err != nil {
-		return err
-	}
-	c.crew = crew
-	for slot := range args {
-		c.watch(slot)
-	}
-	return nil
-}
-
-// watch reports, on c.exits, when the process now in slot ends.
-func (c *coordinator) watch(slot int) {
-	p, owner := c.crew.Member(slot), c.owners[slot]
-	go func() {
-		<-p.Done()
-		c.exits <- exited{p: p, owner: owner}
-	}()
-}
-
 // drive runs the plan's kills until every message is DONE or DEAD, or
-// until none has ended for stallLimit, and says which.
+// until none has ended for the stall limit, and says which. A kill is
+// armed by the tokens minted so far.
 func (c *coordinator) drive(ctx context.Context) (string, error) {
-	t := time.NewTicker(tick)
-	defer t.Stop()
-	next := 0           // the next kill of the plan
-	var armed time.Time // when that kill comes; zero until it is armed
-	// The fewest messages open so far, and when that was counted.
-	best, lastGain := math.MaxInt, time.Now()
-	limit := c.stall
-	for {
-		select {
-		case <-ctx.Done():
-			return "", ctx.Err()
-		case e := <-c.exits:
-			if ctx.Err() != nil {
-				return "", ctx.Err()
+	return c.crewDriver.drive(ctx, driveRules{
+		every: 1,
+		read: func(ctx context.Context) (progress, error) {
+			minted, err := tokensMinted(ctx, c.db)
+			if err != nil {
+				return progress{}, err
 			}
-			if !c.killed[e.p] {
-				x := e.p.Exit()
-				return "", fmt.Errorf("%s (pid %d) ended by itself during the run (exit status %d)", e.owner, e.p.Pid, x.Code)
-			}
-			continue
-		case <-t.C:
-		}
-		for next < len(c.plan.Kills) {
-			k := c.plan.Kills[next]
-			if armed.IsZero() {
-				minted, err := tokensMinted(ctx, c.db)
-				if err != nil {
-					return "", err
-				}
-				if minted < int64(k.AfterClaims) {
-					break
-				}
-				armed = time.Now().Add(time.Duration(k.DelayMs) * time.Millisecond)
-			}
-			if time.Now().Before(armed) {
-				break
-			}
-			if err := c.kill(k); err != nil {
-				return "", err
-			}
-			next, armed = next+1, time.Time{}
-		}
-		open, err := countOpen(ctx, c.db)
-		if err != nil {
-			return "", err
-		}
-		switch {
-		case open == 0:
-			return "every message DONE or DEAD", nil
-		case open < best:
-			best, lastGain = open, time.Now()
-		case time.Since(lastGain) > limit:
-			return fmt.Sprintf("stalled: %d messages still open, and none ended for %v", open, limit), nil
-		}
-	}
-}
-
-// kill kills the process the plan names with kill -9 and starts its
-// replacement under the name the plan gives it: Replace kills the process
-// in that place first.
-func (c *coordinator) kill(k plannedKill) error {
-	c.killed[c.crew.Member(k.slot)] = true
-	c.kills++
-	c.killedAt = append(c.killedAt, killMark{atMs: clock.Wall{}.Now(), slot: k.slot, worker: k.Worker, restartAs: k.RestartAs})
-	c.owners[k.slot] = k.RestartAs
-	if _, err := c.crew.Replace(k.slot, c.args(k.slot, k.start, k.RestartAs)...); err != nil {
-		return err
-	}
-	c.watch(k.slot)
-	return nil
+			open, err := countOpen(ctx, c.db)
+			return progress{count: int(minted), open: open}, err
+		},
+		ended: "every message DONE or DEAD",
+		stalled: func(open int, limit time.Duration) string {
+			return fmt.Sprintf("stalled: %d messages still open, and none ended for %v", open, limit)
+		},
+	})
 }
 
 // tokensMinted reads how far the shared token counter has counted: the

@@ -517,7 +517,7 @@ func TestAWorkerEndedByAnInterruptIsNoCrash(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	for range 20 {
-		c := newCoordinator(runPlan{processes: 1}, t.TempDir(), nil)
+		c := newCoordinator(runPlan{processes: 1, Owners: []string{"worker-a"}}, t.TempDir(), nil)
 		c.exits <- exited{p: p, owner: "worker-a"}
 
 		_, err := c.drive(ctx)
