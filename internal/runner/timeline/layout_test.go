@@ -119,3 +119,51 @@ func TestTicksAreRoundAndReadable(t *testing.T) {
 		assert.Equal(t, tickStep(tc.span, tc.avail), tc.want, "tickStep(%d, %d)", tc.span, tc.avail)
 	}
 }
+
+// TestEveryMarkedInstantHasATick: on an axis that pushes marks apart, a
+// reader reads a mark's instant off its own tick, not by counting from a
+// round one across a widened stretch. Deadletter's takeover at minute
+// 215 (two calls at once) and incarnation's callbacks at minutes 22 and
+// 31 (next to 30) each get one.
+func TestEveryMarkedInstantHasATick(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		from, to int64
+		marked   []Moment
+		want     []int64
+		story    string
+	}{
+		{"deadletter", 197, 218, []Moment{At(197), At(200), At(215), At(215).Then(1)}, []int64{200, 215},
+			"the takeover's minute 215 has a tick"},
+		{"incarnation", -3, 63, []Moment{At(-3), At(0), At(20), At(22), At(22).Then(1), At(30), At(31), At(50), At(50).Then(1)},
+			[]int64{0, 20, 22, 30, 31, 50}, "the minute of every claim and callback has a tick"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := newScale(plotLeft, plotRight-plotLeft, tc.from, tc.to, tc.marked, tc.marked, false)
+			ticks := sc.ticks()
+			for _, m := range tc.want {
+				assert.Assert(t, slices.Contains(ticks, m), "%s: minute %d has no tick among %v", tc.story, m, ticks)
+			}
+		})
+	}
+}
+
+// TestTickLabelsNeverTouch: whatever the marks, the labels of two ticks
+// keep tickLabelGap between them, so that none reads as another.
+func TestTickLabelsNeverTouch(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 200 {
+		var ms []Moment
+		span := []int64{10, 60, 300, 5000}[round%4]
+		for range 1 + r.IntN(20) {
+			ms = append(ms, Moment{At: 1000 + r.Int64N(span), Step: r.IntN(3)})
+		}
+		sc := newScale(plotLeft, plotRight-plotLeft, 0, 0, ms, ms, round%5 == 0)
+		ticks := sc.ticks()
+		assert.Assert(t, slices.IsSorted(ticks), "ticks out of order: %v", ticks)
+		for i := 1; i < len(ticks); i++ {
+			a, b := sc.tickExtent(ticks[i-1]), sc.tickExtent(ticks[i])
+			assert.Assert(t, a.x1+tickLabelGap <= b.x0, "the labels of ticks %d (%d..%d) and %d (%d..%d) touch", ticks[i-1], a.x0, a.x1, ticks[i], b.x0, b.x1)
+		}
+	}
+}
