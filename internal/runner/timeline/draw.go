@@ -84,6 +84,10 @@ func (pp *panelPlan) drawSpans(c *canvas, lp *lanePlan) {
 			y := lp.barY + lp.low + subHeight - 2
 			c.labelBox(sp.x0+6, y, smallSize-1, lp.shade, sp.s.Label)
 			c.text(sp.x0+6, y, smallSize-1, "start", sp.s.Label, ` fill="`+ink+`"`)
+		case sp.under:
+			y := lp.barY + lp.low + subHeight + sp.row*underRow + smallSize + 2
+			c.labelBox(sp.lx, y, smallSize-1, lp.shade, sp.s.Label)
+			c.text(sp.lx, y, smallSize-1, "start", sp.s.Label, ` fill="`+ink+`"`)
 		default:
 			y := lp.barY - barHalf - 6 - sp.row*aboveRow
 			c.labelBox(sp.lx, y, smallSize, lp.shade, sp.s.Label)

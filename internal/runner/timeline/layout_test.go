@@ -3,6 +3,7 @@ package timeline
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"gotest.tools/v3/assert"
@@ -166,4 +167,58 @@ func TestTickLabelsNeverTouch(t *testing.T) {
 			assert.Assert(t, a.x1+tickLabelGap <= b.x0, "the labels of ticks %d (%d..%d) and %d (%d..%d) touch", ticks[i-1], a.x0, a.x1, ticks[i], b.x0, b.x1)
 		}
 	}
+}
+
+// TestAPausesLabelLeavesItsHatchUncovered: the hatch says "paused" from
+// where the pause begins, so the box behind a pause's label stays off
+// it, whether the label would fit on the band (pause-past-ttl's
+// "paused (SIGSTOP)") or not.
+func TestAPausesLabelLeavesItsHatchUncovered(t *testing.T) {
+	p := Panel{Title: "pause", Axis: Axis{Unit: "step", From: 0, To: 8}, Lanes: []Lane{{ID: "A", Label: "A"}, {ID: "B", Label: "B"}},
+		Spans: []Span{
+			{Lane: "A", Kind: Lease, From: At(1), To: At(4), Label: "token 2 · lease 1 s"},
+			{Lane: "A", Kind: Pause, From: At(3), To: At(6), Label: "paused (SIGSTOP)"},
+			{Lane: "B", Kind: Pause, From: At(2), To: At(3), Label: "stalled, with its copy, a label wider than its band"},
+		},
+		Events: []Event{{Lane: "A", At: At(1), Outcome: Accepted, Label: "lock", Result: "granted: token 2"}},
+	}
+	root := parse(t, draw(t, Figure{Title: "t", Panels: []Panel{p}}))
+	pauses := 0
+	walk(root, func(g *element) {
+		if g.attrs["class"] != "span" {
+			return
+		}
+		var hatch, boxes []*element
+		for _, c := range g.children {
+			switch {
+			case c.name == "rect" && c.attrs["fill"] == "url(#hatch)":
+				hatch = append(hatch, c)
+			case c.name == "rect":
+				boxes = append(boxes, c)
+			}
+		}
+		if len(hatch) == 0 {
+			return
+		}
+		pauses++
+		assert.Assert(t, len(boxes) == 1, "the pause %q has no label box", g.children[0].text)
+		h, b := box(t, hatch[0]), box(t, boxes[0])
+		overlap := h[0] < b[2] && b[0] < h[2] && h[1] < b[3] && b[1] < h[3]
+		assert.Check(t, !overlap, "the label of the pause %q (box %v) covers its hatch (%v)", g.children[0].text, b, h)
+	})
+	assert.Equal(t, pauses, 2, "pauses drawn")
+}
+
+// box is rect's [x0, y0, x1, y1].
+func box(t *testing.T, rect *element) [4]int {
+	t.Helper()
+	var out [4]int
+	for i, a := range []string{"x", "y", "width", "height"} {
+		n, err := strconv.Atoi(rect.attrs[a])
+		assert.NilError(t, err, "the rect's %s", a)
+		out[i] = n
+	}
+	out[2] += out[0]
+	out[3] += out[1]
+	return out
 }

@@ -32,7 +32,7 @@ type Span struct {
 	Lane     string
 	Kind     SpanKind
 	From, To Moment
-	Label    string // drawn on or above the bar: "token 3 · until 15"
+	Label    string // drawn on or above the bar (a pause's under it): "token 3 · until 15"
 	Title    string // hover text; Label when empty
 }
 

@@ -3,8 +3,9 @@ package timeline
 // This file lays out one panel (draw.go draws it): its heading, its lanes
 // from top to bottom, the axis under them and the notes under the axis.
 // Each lane is measured before anything is drawn: how many rows of labels
-// it needs above its bar line (span labels) and below it (the labels of
-// its marks, and values too long for their band), which fixes its height.
+// it needs above its bar line (span labels), right under its pauses
+// (their labels) and below it all (the labels of its marks, and values
+// too long for their band), which fixes its height.
 
 import (
 	"fmt"
@@ -25,6 +26,7 @@ const (
 // Rows of labels, in pixels.
 const (
 	aboveRow = 18 // a span label above the bar
+	underRow = 16 // a pause's label under its hatch
 	eventRow = 38 // a mark's two lines
 	valueRow = 20 // a value's one line
 	bandHalf = 12 // a store's value band around its bar line
@@ -40,6 +42,7 @@ type lanePlan struct {
 	low      int // where its row of pauses, cuts, waits and work starts, under barY
 	labelTop int // y where the rows of labels under the bar begin
 	above    int // rows of span labels above the bar
+	pauses   int // rows of pause labels under the lower row
 	spans    []spanPlan
 	events   []eventPlan
 	values   []valuePlan
@@ -50,7 +53,8 @@ type spanPlan struct {
 	s      Span
 	x0, x1 int
 	inside bool // the label fits on its band (in the lower row only)
-	lx     int  // else the left end of its label, in its row above the bar
+	under  bool // else, a pause's, it goes in rows under its hatch
+	lx     int  // else the left end of its label, in its row (above the bar, or under the hatch)
 	row    int
 }
 
@@ -207,9 +211,11 @@ func (pp *panelPlan) moments() (ms, marked []Moment) {
 // measure places lp's labels in rows and sets its height and bar line.
 func (pp *panelPlan) measure(lp *lanePlan) {
 	sc := pp.sc
-	// Span labels go on their bar if they fit, else in rows above it.
-	var above []extent
-	var aboveIdx []int
+	// Span labels go on their bar if they fit, else in rows above it. A
+	// pause's goes in rows right under its band: on the band, it would
+	// hide the hatch that says "paused" where the pause begins.
+	var above, pauses []extent
+	var aboveIdx, pauseIdx []int
 	for i := range lp.spans {
 		sp := &lp.spans[i]
 		sp.x0, sp.x1 = sc.x(sp.s.From), sc.x(sp.s.To)
@@ -217,6 +223,13 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		switch {
 		case sp.s.Label == "" || sp.s.Kind == HostLease:
 			// Drawn without a label: the hover text and legend say it.
+		case sp.s.Kind == Pause:
+			// A little right of where it begins, clear of the line of
+			// the mark that usually stands there.
+			sp.under = true
+			sp.lx = max(min(sp.x0+6, labelEdge-w), plotLeft-10)
+			pauses = append(pauses, extent{sp.lx, sp.lx + w, sp.x0})
+			pauseIdx = append(pauseIdx, i)
 		case sp.s.Kind != Lease && w+10 <= sp.x1-sp.x0:
 			// On its own band in the row under the bar. A lease's label
 			// never goes on its bar: the marks of its calls sit there.
@@ -232,6 +245,10 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		lp.spans[i].row = rowOf[k]
 	}
 	lp.above = n
+	rowOf, lp.pauses = rowsInOrder(pauses)
+	for k, i := range pauseIdx {
+		lp.spans[i].row = rowOf[k]
+	}
 
 	// Marks' labels go in rows under the bar, each starting where its
 	// mark is (or as far right as the page allows).
@@ -293,7 +310,7 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	case lp.lane.Store:
 		bottom = lp.barY + bandHalf
 	case lp.has(Pause) || lp.has(Cut) || lp.has(Wait) || lp.has(Work):
-		bottom = lp.barY + lp.low + subHeight
+		bottom = lp.barY + lp.low + subHeight + lp.pauses*underRow
 	case len(lp.tallies) > 0:
 		bottom = max(bottom, lp.barY+barHalf+4)
 	}
