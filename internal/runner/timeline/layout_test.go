@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gotest.tools/v3/assert"
+	"gotest.tools/v3/assert/cmp"
 )
 
 // TestAxisKeepsTheOrderOfMoments: a later moment is never drawn left of
@@ -221,4 +222,65 @@ func box(t *testing.T, rect *element) [4]int {
 	out[2] += out[0]
 	out[3] += out[1]
 	return out
+}
+
+// TestMarksWithoutWordsNeitherTouchNorHideTheTallies: kills among many,
+// marks without words, are drawn apart from one another however close in
+// time (in rows of their own), inside their lane, and, on a lane that
+// counts things in columns, above the tallest column, which they would
+// otherwise hide.
+func TestMarksWithoutWordsNeitherTouchNorHideTheTallies(t *testing.T) {
+	p := Panel{Title: "torture", Axis: Axis{Unit: "ms", From: 0, To: 1200, Exact: true},
+		Lanes: []Lane{{ID: "members", Label: "etcd members"}, {ID: "w", Label: "worker-a", Note: "then worker-a2"}}}
+	for i := range int64(12) {
+		p.Tallies = append(p.Tallies, Tally{Lane: "w", From: At(i * 100), To: At(i*100 + 100), Count: 1 + int(i%5)})
+	}
+	for _, at := range []int64{300, 305, 310, 330, 360, 800, 1195, 1200} {
+		for _, lane := range []string{"members", "w"} {
+			p.Events = append(p.Events, Event{Lane: lane, At: At(at), Outcome: Killed, Title: "kill -9"})
+		}
+	}
+	pp, err := planPanel(p)
+	assert.NilError(t, err)
+	for _, lp := range pp.lanes {
+		var boxes [][4]int
+		for _, ep := range lp.events {
+			x, y := ep.x, lp.bareY(ep.row)
+			boxes = append(boxes, [4]int{x - bareRadius, y - bareRadius, x + bareRadius, y + bareRadius})
+		}
+		for i, b := range boxes {
+			assert.Check(t, b[1] >= lp.top && b[3] <= lp.top+lp.height, "%s: the kill at %v (%v) is outside its lane (%d..%d)",
+				lp.lane.ID, lp.events[i].e.At, b, lp.top, lp.top+lp.height)
+			if len(lp.tallies) > 0 {
+				assert.Check(t, b[3] < lp.barY+tallyBase-tallyFull, "%s: the kill at %v (%v) hides the columns, which reach up to %d",
+					lp.lane.ID, lp.events[i].e.At, b, lp.barY+tallyBase-tallyFull)
+			}
+			for j, o := range boxes[:i] {
+				apart := b[0] >= o[2]+bareGap || o[0] >= b[2]+bareGap || b[1] >= o[3]+bareGap || o[1] >= b[3]+bareGap
+				assert.Check(t, apart, "%s: the kills at %v (%v) and %v (%v) touch", lp.lane.ID, lp.events[j].e.At, o, lp.events[i].e.At, b)
+			}
+		}
+	}
+}
+
+// TestTheColumnsHaveAVisibleScale: a lane that counts things in columns
+// has a scale beside them, from 0 to the panel's largest count, so a
+// column's count reads without hovering it.
+func TestTheColumnsHaveAVisibleScale(t *testing.T) {
+	root := parse(t, draw(t, sample()))
+	scales := 0
+	walk(root, func(g *element) {
+		if g.attrs["class"] != "scale" {
+			return
+		}
+		scales++
+		var texts []string
+		for _, c := range g.children {
+			if c.name == "text" {
+				texts = append(texts, c.text)
+			}
+		}
+		assert.Check(t, cmp.DeepEqual(texts, []string{"3", "0"}), "the columns' scale says 0 and the largest count, 3")
+	})
+	assert.Equal(t, scales, 1, "one lane counts in columns: it has one scale")
 }

@@ -72,6 +72,10 @@ type Event struct {
 	Reaches string
 }
 
+// bare reports whether e has no words of its own: a mark among many, such
+// as a kill, which only its hover text explains.
+func (e Event) bare() bool { return e.Label == "" && e.Result == "" }
+
 // Value is a store's committed state from From until the next Value of
 // the same lane (or the end of the axis).
 type Value struct {

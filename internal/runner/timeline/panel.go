@@ -3,9 +3,10 @@ package timeline
 // This file lays out one panel (draw.go draws it): its heading, its lanes
 // from top to bottom, the axis under them and the notes under the axis.
 // Each lane is measured before anything is drawn: how many rows of labels
-// it needs above its bar line (span labels), right under its pauses
-// (their labels) and below it all (the labels of its marks, and values
-// too long for their band), which fixes its height.
+// it needs above its bar line (span labels, and marks without words kept
+// apart), right under its pauses (their labels) and below it all (the
+// labels of its marks, and values too long for their band), which fixes
+// its height.
 
 import (
 	"fmt"
@@ -43,6 +44,8 @@ type lanePlan struct {
 	labelTop int // y where the rows of labels under the bar begin
 	above    int // rows of span labels above the bar
 	pauses   int // rows of pause labels under the lower row
+	bare     int // rows of marks without words, from the bare line up
+	lift     int // how far the bar line moves down to make room for them
 	spans    []spanPlan
 	events   []eventPlan
 	values   []valuePlan
@@ -252,13 +255,16 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 
 	// Marks' labels go in rows under the bar, each starting where its
 	// mark is (or as far right as the page allows).
-	// A mark without words (a kill among many) has only its hover text.
-	var below []extent
-	var belowIdx []int
+	// A mark without words (a kill among many) has only its hover text;
+	// such marks go in rows of their own, so that none covers another.
+	var below, bare []extent
+	var belowIdx, bareIdx []int
 	for i := range lp.events {
 		ep := &lp.events[i]
 		ep.x = sc.x(ep.e.At)
-		if ep.e.Label == "" && ep.e.Result == "" {
+		if ep.e.bare() {
+			bare = append(bare, extent{ep.x - bareRadius, ep.x + bareRadius, ep.x})
+			bareIdx = append(bareIdx, i)
 			continue
 		}
 		w := linesWidth(smallSize+1, ep.e.Label, ep.e.Result)
@@ -270,6 +276,11 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	for k, i := range belowIdx {
 		lp.events[i].row = rowOf[k]
 	}
+	rowOf, lp.bare = rowsApart(bare, bareGap)
+	for k, i := range bareIdx {
+		lp.events[i].row = rowOf[k]
+	}
+	lp.lift = lp.liftForBare()
 
 	// A store's values are bands; a text too long for its band goes in
 	// a row under it.
@@ -299,7 +310,7 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		lp.values[i].row = rowOf[k]
 	}
 
-	lp.barY = lp.top + 8 + lp.above*aboveRow + bandHalf + 4
+	lp.barY = lp.top + 8 + lp.above*aboveRow + bandHalf + 4 + lp.lift
 	lp.low = lowTop
 	bottom := lp.barY + barHalf
 	if lp.has(HostLease) {
@@ -312,7 +323,7 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	case lp.has(Pause) || lp.has(Cut) || lp.has(Wait) || lp.has(Work):
 		bottom = lp.barY + lp.low + subHeight + lp.pauses*underRow
 	case len(lp.tallies) > 0:
-		bottom = max(bottom, lp.barY+barHalf+4)
+		bottom = max(bottom, lp.barY+tallyBase)
 	}
 	lp.labelTop = bottom + 6
 	lp.height = lp.labelTop - lp.top + events*eventRow + values*valueRow + 4
@@ -322,14 +333,45 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	}
 }
 
+// bareLine is how far above the bar line the first row of marks without
+// words stands: on it, or over the tallies, which a mark there would
+// hide. Further rows stand higher, bareRow apart.
+func (lp *lanePlan) bareLine() int {
+	if len(lp.tallies) > 0 {
+		return tallyTop + bareGap + bareRadius
+	}
+	return 0
+}
+
+// bareY is the y of a mark without words in row row.
+func (lp *lanePlan) bareY(row int) int { return lp.barY - lp.bareLine() - row*bareRow }
+
+// liftForBare is how far the bar line must move down for the rows of
+// marks without words to fit above it: under the span labels, if the
+// lane has any, else under the lane's top edge.
+func (lp *lanePlan) liftForBare() int {
+	if lp.bare == 0 {
+		return 0
+	}
+	reach := lp.bareLine() + (lp.bare-1)*bareRow + bareRadius // from the bar line up
+	room := bandHalf + 4 + 8 - bareGap                        // up to the lane's top edge
+	if lp.above > 0 {
+		room = barHalf - 4 // up to the boxes of the first row of span labels
+	}
+	return max(0, reach-room)
+}
+
 // has reports whether the lane draws a span of kind k.
 func (lp *lanePlan) has(k SpanKind) bool {
 	return slices.ContainsFunc(lp.spans, func(sp spanPlan) bool { return sp.s.Kind == k })
 }
 
-// rowsInOrder is rows over es sorted by their keys (stably), with the
-// rows given back in es's order.
-func rowsInOrder(es []extent) ([]int, int) {
+// rowsInOrder is rows of labels over es sorted by their keys (stably),
+// with the rows given back in es's order.
+func rowsInOrder(es []extent) ([]int, int) { return rowsApart(es, labelGap) }
+
+// rowsApart is rowsInOrder for things that need gap between them.
+func rowsApart(es []extent, gap int) ([]int, int) {
 	order := make([]int, len(es))
 	for i := range order {
 		order[i] = i
@@ -339,7 +381,7 @@ func rowsInOrder(es []extent) ([]int, int) {
 	for k, i := range order {
 		sorted[k] = es[i]
 	}
-	r, n := rows(sorted)
+	r, n := rows(sorted, gap)
 	out := make([]int, len(es))
 	for k, i := range order {
 		out[i] = r[k]
