@@ -8,6 +8,7 @@ package fencinglab
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fencelab/fencelab/internal/gate"
 	"github.com/fencelab/fencelab/internal/queue"
@@ -144,7 +145,7 @@ func attemptMark(at Attempt) (timeline.Outcome, string) {
 	case gate.Applied:
 		return timeline.Accepted, "applied"
 	case gate.Replayed:
-		return timeline.NoEffect, "replayed: no second effect"
+		return replayMark(at)
 	case gate.Fenced:
 		return timeline.Refused, fmt.Sprintf("refused: fenced, %d < mark %d", at.Fence, at.Before.HighestFence)
 	case gate.Conflict:
@@ -156,6 +157,40 @@ func attemptMark(at Attempt) (timeline.Outcome, string) {
 		return timeline.RolledBack, "rolled back"
 	}
 	return timeline.Noted, string(at.Result)
+}
+
+// replayMark is the shape and words of a replayed call. A replay adds no
+// second effect, but it commits the mark at its fence: one that raised
+// the mark wrote something, and the ring ("nothing new written") would
+// say otherwise, so it gets the disc of an accepted call.
+func replayMark(at Attempt) (timeline.Outcome, string) {
+	if at.After == at.Before {
+		return timeline.NoEffect, "replayed: no second effect"
+	}
+	words := "replayed: " + changes(at.Before, at.After)
+	if at.After.Units == at.Before.Units {
+		words += ", no second effect"
+	}
+	return timeline.Accepted, words
+}
+
+// changes names what a call changed in the destination's committed
+// state: "mark 1 → 2".
+func changes(before, after gate.State) string {
+	var out []string
+	for _, f := range []struct {
+		name          string
+		before, after int64
+	}{
+		{"mark", before.HighestFence, after.HighestFence},
+		{"units", before.Units, after.Units},
+		{"receipts", before.Receipts, after.Receipts},
+	} {
+		if f.before != f.after {
+			out = append(out, fmt.Sprintf("%s %d → %d", f.name, f.before, f.after))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // attemptTitle is a call's hover text: everything the report says of it.

@@ -8,12 +8,15 @@ package fencinglab
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/golden"
 
+	"github.com/fencelab/fencelab/internal/gate"
+	"github.com/fencelab/fencelab/internal/runner/timeline"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
@@ -85,4 +88,31 @@ func TestADrawingOfSomethingElseIsAnError(t *testing.T) {
 		assert.Check(t, err != nil, "the %s drawing of a case report, not a run's report, said nothing", name)
 		assert.Check(t, b.Len() == 0, "the %s drawing of a result it cannot draw wrote %q", name, b.String())
 	}
+}
+
+// TestOnlyACallThatChangedNothingIsDrawnAsARing: the ring means
+// "accepted, nothing new written". In fence-and-receipt and
+// fence-rollback, B's first replay raises the mark from 1 to 2: it is
+// drawn as accepted, with the change in its words; a replay that
+// changed nothing keeps the ring.
+func TestOnlyACallThatChangedNothingIsDrawnAsARing(t *testing.T) {
+	raised := 0
+	for _, name := range []string{"fence-and-receipt", "fence-rollback"} {
+		for _, at := range soundCase(t, name).Attempts {
+			outcome, words := attemptMark(at)
+			changed := at.After != at.Before
+			ring := outcome == timeline.NoEffect
+			assert.Check(t, ring == (at.Result == gate.Replayed && !changed),
+				"%s: %s's call at tick %d (%s, %s → %s) drawn with the ring: %v; the ring is only for an accepted call that changed nothing",
+				name, at.Worker, at.Tick, at.Result, stateCell(at.Before), stateCell(at.After), ring)
+			if at.Result == gate.Replayed && at.After.HighestFence > at.Before.HighestFence {
+				raised++
+				assert.Check(t, outcome == timeline.Accepted, "%s: the replay that raised the mark from %d to %d is drawn as accepted, something written",
+					name, at.Before.HighestFence, at.After.HighestFence)
+				assert.Check(t, strings.Contains(words, fmt.Sprintf("mark %d → %d", at.Before.HighestFence, at.After.HighestFence)),
+					"%s: the replay's words %q say it raised the mark", name, words)
+			}
+		}
+	}
+	assert.Check(t, raised == 2, "the sound cases have %d replays that raise the mark; want 2, one in each case", raised)
 }

@@ -176,3 +176,14 @@ func TestPictureOfAReportFromAStaleCopy(t *testing.T) {
 		draw(t, deadLetterExperiment{}, res, "deadletter-short-lease")
 	})
 }
+
+// TestTheTakeoversMinuteHasATick: msg-4's panel labels the minute of
+// worker-b's takeover on its axis, where worker-a's stale report is
+// refused too, so a reader need not count it out from round ticks.
+func TestTheTakeoversMinuteHasATick(t *testing.T) {
+	res := run[deadLetterResult](t, deadLetterExperiment{})
+	var b bytes.Buffer
+	assert.NilError(t, deadLetterExperiment{}.SVG(&b, res))
+	tick := fmt.Sprintf(`text-anchor="middle" fill="#1a1a1a">%d</text>`, res.StaleCopy.currentAt)
+	assert.Assert(t, strings.Contains(b.String(), tick), "the takeover's minute %d has a tick", res.StaleCopy.currentAt)
+}

@@ -111,6 +111,9 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 	}
 	p.Axis.From, p.Axis.To = first.At, ex.HostLeaseExpiresAt+margin
 	p.Values = append(p.Values, finishes.completions(res.Committed)...)
+	for i := range p.Events {
+		p.Events[i].Title = hoverText(p.Events[i])
+	}
 	p.Notes = []string{finishes.note(res.Committed)}
 	return timeline.WriteSVG(w, timeline.Figure{
 		Title: "fencelab incarnation",
@@ -118,6 +121,13 @@ func (experiment) SVG(w io.Writer, drawn any) error {
 			res.SessionLeaseMinutes, res.HostLeaseMinutes),
 		Panels: []timeline.Panel{p},
 	})
+}
+
+// hoverText is a mark's hover text: who, at which minute, and what it
+// answered. The axis pushes marks a minute apart away from each other,
+// so the minute is said here rather than left to the ticks.
+func hoverText(e timeline.Event) string {
+	return fmt.Sprintf("%s at minute %d: %s: %s", e.Lane, e.At.At, e.Label, e.Result)
 }
 
 func claimMark(m timeline.Moment, host string, inc, until int64) timeline.Event {

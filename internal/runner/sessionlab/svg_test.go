@@ -10,6 +10,7 @@ package sessionlab
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,3 +126,20 @@ func TestPictureOfAMechanismThatRefusesEverything(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestEveryMarkSaysItsMinuteOnHover: each mark's hover text names the
+// minute of its call, which the axis, pushing close marks apart, does
+// not show by position alone.
+func TestEveryMarkSaysItsMinuteOnHover(t *testing.T) {
+	var b bytes.Buffer
+	assert.NilError(t, experiment{}.SVG(&b, soundRun(t)))
+	marks := strings.Split(b.String(), `<g class="mark"><title>`)[1:]
+	assert.Assert(t, len(marks) > 0, "the picture draws no marks")
+	minute := regexp.MustCompile(`^[a-z-]+ at minute -?\d+: `)
+	for _, m := range marks {
+		title, _, _ := strings.Cut(m, "</title>")
+		assert.Check(t, minute.MatchString(title), "the mark's hover text %q says the minute of its call", title)
+	}
+	assert.Check(t, cmp.Contains(b.String(), "<title>kiosk-a at minute 31: old callback, incarnation 1: refused: stale_incarnation</title>"),
+		"the old callback's hover text says minute 31")
+}

@@ -12,7 +12,10 @@ package timeline
 // The ticks stay at the Step 0 position of their instant, so every tick
 // still says where the clock was.
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // maxSlot is the widest slot an extra step gets, in pixels; a panel with
 // many steps gets narrower ones, so that they take at most slotShare
@@ -137,9 +140,39 @@ func (s *scale) stretches() [][2]int {
 	return out
 }
 
-// ticks returns the instants the axis labels: multiples of a round step
-// (1, 2 or 5 times a power of ten).
+// ticks returns the instants the axis labels, in order. On an axis that
+// pushes marks apart, a round tick may stand anywhere in a widened
+// stretch, where a reader would misread the minute of a mark by
+// counting from it: there every marked instant gets a tick of its own
+// first, and the round ticks (see roundTicks) fill the room their labels
+// leave. No two labels touch.
 func (s *scale) ticks() []int64 {
+	var out []int64
+	var taken []extent
+	for _, t := range append(slices.Clone(s.marked), s.roundTicks()...) {
+		e := s.tickExtent(t)
+		if slices.ContainsFunc(taken, func(o extent) bool { return e.x0 < o.x1+tickLabelGap && o.x0 < e.x1+tickLabelGap }) {
+			continue
+		}
+		taken = append(taken, e)
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// tickLabelGap is the least room between two tick labels.
+const tickLabelGap = 6
+
+// tickExtent is the room the label of tick t takes, centred on it.
+func (s *scale) tickExtent(t int64) extent {
+	x, w := s.x(At(t)), textWidth(fmt.Sprint(t), smallSize)
+	return extent{x - w/2, x - w/2 + w, x}
+}
+
+// roundTicks are multiples of a round step (1, 2 or 5 times a power of
+// ten) over the axis.
+func (s *scale) roundTicks() []int64 {
 	step := tickStep(s.to-s.from, int64(s.avail))
 	first := s.from / step * step
 	if first < s.from {

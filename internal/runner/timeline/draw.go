@@ -84,8 +84,12 @@ func (pp *panelPlan) drawSpans(c *canvas, lp *lanePlan) {
 			y := lp.barY + lp.low + subHeight - 2
 			c.labelBox(sp.x0+6, y, smallSize-1, lp.shade, sp.s.Label)
 			c.text(sp.x0+6, y, smallSize-1, "start", sp.s.Label, ` fill="`+ink+`"`)
+		case sp.under:
+			y := lp.barY + lp.low + subHeight + sp.row*underRow + smallSize + 2
+			c.labelBox(sp.lx, y, smallSize-1, lp.shade, sp.s.Label)
+			c.text(sp.lx, y, smallSize-1, "start", sp.s.Label, ` fill="`+ink+`"`)
 		default:
-			y := lp.barY - barHalf - 6 - sp.row*aboveRow
+			y := lp.barY - barHalf - 6 - lp.lift - sp.row*aboveRow
 			c.labelBox(sp.lx, y, smallSize, lp.shade, sp.s.Label)
 			c.text(sp.lx, y, smallSize, "start", sp.s.Label, ` fill="`+ink+`"`)
 		}
@@ -114,8 +118,7 @@ func (pp *panelPlan) drawTallies(c *canvas, lp *lanePlan) {
 	if pp.tallyMax == 0 {
 		return
 	}
-	full := 2*barHalf + 8
-	base := lp.barY + barHalf + 4
+	full, base := tallyFull, lp.barY+tallyBase
 	for _, t := range lp.tallies {
 		if t.Count == 0 {
 			continue
@@ -130,6 +133,26 @@ func (pp *panelPlan) drawTallies(c *canvas, lp *lanePlan) {
 		c.rect(x0, base-h, max(x1-x0-1, 1), h, ` fill="`+fill+`"`)
 		c.close()
 	}
+	if len(lp.tallies) > 0 {
+		pp.drawCountScale(c, lp)
+	}
+}
+
+// drawCountScale draws the scale of lp's tallies right of the plot: a
+// line from the base to the height of the panel's largest tally, with
+// their counts, 0 and the largest, so that a column's count reads
+// without hovering it.
+func (pp *panelPlan) drawCountScale(c *canvas, lp *lanePlan) {
+	x, base, top := pp.sc.end()+3, lp.barY+tallyBase, lp.barY+tallyBase-tallyFull
+	stroke := ` stroke="` + muted + `" stroke-width="1"`
+	c.open("scale", fmt.Sprintf("the scale of the columns: 0 at the base, %d at the top, the largest count in this panel", pp.tallyMax))
+	c.line(x, base, x, top, stroke)
+	for _, y := range []int{base, top} {
+		c.line(x, y, x+3, y, stroke)
+	}
+	c.text(x+5, top+7, smallSize-2, "start", fmt.Sprint(pp.tallyMax), ` fill="`+muted+`"`)
+	c.text(x+5, base, smallSize-2, "start", "0", ` fill="`+muted+`"`)
+	c.close()
 }
 
 func (pp *panelPlan) drawRules(c *canvas) {
@@ -147,8 +170,8 @@ func (pp *panelPlan) drawEvents(c *canvas, lp *lanePlan) {
 	for _, ep := range lp.events {
 		e := ep.e
 		c.open("mark", firstOf(e.Title, strings.Trim(e.Label+": "+e.Result, ": "), outcomeWords[e.Outcome]))
-		if e.Label == "" && e.Result == "" {
-			drawMark(c, e.Outcome, ep.x, lp.barY)
+		if e.bare() {
+			drawMarkSized(c, e.Outcome, ep.x, lp.bareY(ep.row), bareRadius)
 			c.close()
 			continue
 		}

@@ -42,7 +42,8 @@ func legendOf(f Figure, plans []*panelPlan) []legendItem {
 		}
 	}
 	mark := func(o Outcome) func(c *canvas, x, y int) {
-		return func(c *canvas, x, y int) { drawMark(c, o, x, y) }
+		r := legendRadius(f, o)
+		return func(c *canvas, x, y int) { drawMarkSized(c, o, x, y, r) }
 	}
 	add(spanKind(Lease), "lease or claim held, with its token", bar(Lease))
 	add(spanKind(HostLease), "host lease", bar(HostLease))
@@ -83,6 +84,19 @@ func legendOf(f Figure, plans []*panelPlan) []legendItem {
 		})
 	}
 	return items
+}
+
+// legendRadius is the size the legend draws outcome o's mark at: the
+// size the figure draws it, small if every such mark is without words.
+func legendRadius(f Figure, o Outcome) int {
+	for _, p := range f.Panels {
+		for _, e := range p.Events {
+			if e.Outcome == o && !e.bare() {
+				return markRadius
+			}
+		}
+	}
+	return bareRadius
 }
 
 // drawLegend draws items in lines from y and returns the y under them.

@@ -32,7 +32,7 @@ type Span struct {
 	Lane     string
 	Kind     SpanKind
 	From, To Moment
-	Label    string // drawn on or above the bar: "token 3 · until 15"
+	Label    string // drawn on or above the bar (a pause's under it): "token 3 · until 15"
 	Title    string // hover text; Label when empty
 }
 
@@ -71,6 +71,10 @@ type Event struct {
 	// one: an arrow goes from the mark to that lane.
 	Reaches string
 }
+
+// bare reports whether e has no words of its own: a mark among many, such
+// as a kill, which only its hover text explains.
+func (e Event) bare() bool { return e.Label == "" && e.Result == "" }
 
 // Value is a store's committed state from From until the next Value of
 // the same lane (or the end of the axis).

@@ -3,8 +3,10 @@ package timeline
 // This file lays out one panel (draw.go draws it): its heading, its lanes
 // from top to bottom, the axis under them and the notes under the axis.
 // Each lane is measured before anything is drawn: how many rows of labels
-// it needs above its bar line (span labels) and below it (the labels of
-// its marks, and values too long for their band), which fixes its height.
+// it needs above its bar line (span labels, and marks without words kept
+// apart), right under its pauses (their labels) and below it all (the
+// labels of its marks, and values too long for their band), which fixes
+// its height.
 
 import (
 	"fmt"
@@ -25,6 +27,7 @@ const (
 // Rows of labels, in pixels.
 const (
 	aboveRow = 18 // a span label above the bar
+	underRow = 16 // a pause's label under its hatch
 	eventRow = 38 // a mark's two lines
 	valueRow = 20 // a value's one line
 	bandHalf = 12 // a store's value band around its bar line
@@ -40,6 +43,9 @@ type lanePlan struct {
 	low      int // where its row of pauses, cuts, waits and work starts, under barY
 	labelTop int // y where the rows of labels under the bar begin
 	above    int // rows of span labels above the bar
+	pauses   int // rows of pause labels under the lower row
+	bare     int // rows of marks without words, from the bare line up
+	lift     int // how far the bar line moves down to make room for them
 	spans    []spanPlan
 	events   []eventPlan
 	values   []valuePlan
@@ -50,7 +56,8 @@ type spanPlan struct {
 	s      Span
 	x0, x1 int
 	inside bool // the label fits on its band (in the lower row only)
-	lx     int  // else the left end of its label, in its row above the bar
+	under  bool // else, a pause's, it goes in rows under its hatch
+	lx     int  // else the left end of its label, in its row (above the bar, or under the hatch)
 	row    int
 }
 
@@ -207,9 +214,11 @@ func (pp *panelPlan) moments() (ms, marked []Moment) {
 // measure places lp's labels in rows and sets its height and bar line.
 func (pp *panelPlan) measure(lp *lanePlan) {
 	sc := pp.sc
-	// Span labels go on their bar if they fit, else in rows above it.
-	var above []extent
-	var aboveIdx []int
+	// Span labels go on their bar if they fit, else in rows above it. A
+	// pause's goes in rows right under its band: on the band, it would
+	// hide the hatch that says "paused" where the pause begins.
+	var above, pauses []extent
+	var aboveIdx, pauseIdx []int
 	for i := range lp.spans {
 		sp := &lp.spans[i]
 		sp.x0, sp.x1 = sc.x(sp.s.From), sc.x(sp.s.To)
@@ -217,6 +226,13 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		switch {
 		case sp.s.Label == "" || sp.s.Kind == HostLease:
 			// Drawn without a label: the hover text and legend say it.
+		case sp.s.Kind == Pause:
+			// A little right of where it begins, clear of the line of
+			// the mark that usually stands there.
+			sp.under = true
+			sp.lx = max(min(sp.x0+6, labelEdge-w), plotLeft-10)
+			pauses = append(pauses, extent{sp.lx, sp.lx + w, sp.x0})
+			pauseIdx = append(pauseIdx, i)
 		case sp.s.Kind != Lease && w+10 <= sp.x1-sp.x0:
 			// On its own band in the row under the bar. A lease's label
 			// never goes on its bar: the marks of its calls sit there.
@@ -232,16 +248,23 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		lp.spans[i].row = rowOf[k]
 	}
 	lp.above = n
+	rowOf, lp.pauses = rowsInOrder(pauses)
+	for k, i := range pauseIdx {
+		lp.spans[i].row = rowOf[k]
+	}
 
 	// Marks' labels go in rows under the bar, each starting where its
 	// mark is (or as far right as the page allows).
-	// A mark without words (a kill among many) has only its hover text.
-	var below []extent
-	var belowIdx []int
+	// A mark without words (a kill among many) has only its hover text;
+	// such marks go in rows of their own, so that none covers another.
+	var below, bare []extent
+	var belowIdx, bareIdx []int
 	for i := range lp.events {
 		ep := &lp.events[i]
 		ep.x = sc.x(ep.e.At)
-		if ep.e.Label == "" && ep.e.Result == "" {
+		if ep.e.bare() {
+			bare = append(bare, extent{ep.x - bareRadius, ep.x + bareRadius, ep.x})
+			bareIdx = append(bareIdx, i)
 			continue
 		}
 		w := linesWidth(smallSize+1, ep.e.Label, ep.e.Result)
@@ -253,6 +276,11 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	for k, i := range belowIdx {
 		lp.events[i].row = rowOf[k]
 	}
+	rowOf, lp.bare = rowsApart(bare, bareGap)
+	for k, i := range bareIdx {
+		lp.events[i].row = rowOf[k]
+	}
+	lp.lift = lp.liftForBare()
 
 	// A store's values are bands; a text too long for its band goes in
 	// a row under it.
@@ -282,7 +310,7 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 		lp.values[i].row = rowOf[k]
 	}
 
-	lp.barY = lp.top + 8 + lp.above*aboveRow + bandHalf + 4
+	lp.barY = lp.top + 8 + lp.above*aboveRow + bandHalf + 4 + lp.lift
 	lp.low = lowTop
 	bottom := lp.barY + barHalf
 	if lp.has(HostLease) {
@@ -293,9 +321,9 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	case lp.lane.Store:
 		bottom = lp.barY + bandHalf
 	case lp.has(Pause) || lp.has(Cut) || lp.has(Wait) || lp.has(Work):
-		bottom = lp.barY + lp.low + subHeight
+		bottom = lp.barY + lp.low + subHeight + lp.pauses*underRow
 	case len(lp.tallies) > 0:
-		bottom = max(bottom, lp.barY+barHalf+4)
+		bottom = max(bottom, lp.barY+tallyBase)
 	}
 	lp.labelTop = bottom + 6
 	lp.height = lp.labelTop - lp.top + events*eventRow + values*valueRow + 4
@@ -305,14 +333,45 @@ func (pp *panelPlan) measure(lp *lanePlan) {
 	}
 }
 
+// bareLine is how far above the bar line the first row of marks without
+// words stands: on it, or over the tallies, which a mark there would
+// hide. Further rows stand higher, bareRow apart.
+func (lp *lanePlan) bareLine() int {
+	if len(lp.tallies) > 0 {
+		return tallyTop + bareGap + bareRadius
+	}
+	return 0
+}
+
+// bareY is the y of a mark without words in row row.
+func (lp *lanePlan) bareY(row int) int { return lp.barY - lp.bareLine() - row*bareRow }
+
+// liftForBare is how far the bar line must move down for the rows of
+// marks without words to fit above it: under the span labels, if the
+// lane has any, else under the lane's top edge.
+func (lp *lanePlan) liftForBare() int {
+	if lp.bare == 0 {
+		return 0
+	}
+	reach := lp.bareLine() + (lp.bare-1)*bareRow + bareRadius // from the bar line up
+	room := bandHalf + 4 + 8 - bareGap                        // up to the lane's top edge
+	if lp.above > 0 {
+		room = barHalf - 4 // up to the boxes of the first row of span labels
+	}
+	return max(0, reach-room)
+}
+
 // has reports whether the lane draws a span of kind k.
 func (lp *lanePlan) has(k SpanKind) bool {
 	return slices.ContainsFunc(lp.spans, func(sp spanPlan) bool { return sp.s.Kind == k })
 }
 
-// rowsInOrder is rows over es sorted by their keys (stably), with the
-// rows given back in es's order.
-func rowsInOrder(es []extent) ([]int, int) {
+// rowsInOrder is rows of labels over es sorted by their keys (stably),
+// with the rows given back in es's order.
+func rowsInOrder(es []extent) ([]int, int) { return rowsApart(es, labelGap) }
+
+// rowsApart is rowsInOrder for things that need gap between them.
+func rowsApart(es []extent, gap int) ([]int, int) {
 	order := make([]int, len(es))
 	for i := range order {
 		order[i] = i
@@ -322,7 +381,7 @@ func rowsInOrder(es []extent) ([]int, int) {
 	for k, i := range order {
 		sorted[k] = es[i]
 	}
-	r, n := rows(sorted)
+	r, n := rows(sorted, gap)
 	out := make([]int, len(es))
 	for k, i := range order {
 		out[i] = r[k]

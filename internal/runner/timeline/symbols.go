@@ -5,15 +5,27 @@ package timeline
 // the same symbols, so a reader matches them by eye.
 
 // markRadius is the size of an outcome's mark around its centre.
-const markRadius = 7
+// bareRadius is the size of a mark without words (a kill among many):
+// small, so that a run of them neither merges into one blot nor hides
+// what the lane counts; bareGap keeps two of them apart, and bareRow is
+// the distance between two rows of them.
+const (
+	markRadius = 7
+	bareRadius = 4
+	bareGap    = 3
+	bareRow    = 2*bareRadius + bareGap
+)
 
 // halo is drawn under every mark: a white outline that keeps the mark
 // apart from the bar it sits on.
 const halo = ` stroke="#ffffff" stroke-width="5"`
 
 // drawMark draws the symbol of outcome o centred on (x, y).
-func drawMark(c *canvas, o Outcome, x, y int) {
-	r := markRadius
+func drawMark(c *canvas, o Outcome, x, y int) { drawMarkSized(c, o, x, y, markRadius) }
+
+// drawMarkSized draws the symbol of outcome o centred on (x, y), r from
+// its centre to its edge.
+func drawMarkSized(c *canvas, o Outcome, x, y, r int) {
 	switch o {
 	case Accepted:
 		c.printf(`<circle cx="%d" cy="%d" r="%d" fill="%s"%s/>`, x, y, r+1, okFill, halo)
@@ -51,6 +63,14 @@ const (
 	lowTop    = 12 // the lower row: barY+lowTop (or lowPast) ..
 	lowPast   = 20 //   (lowPast on a lane with host leases)
 	subHeight = 14 //   .. plus subHeight
+)
+
+// Tallies stand on a base under the bar line; the panel's largest is as
+// high as the lease bar and a little more.
+const (
+	tallyBase = barHalf + 4           // the base: barY+tallyBase
+	tallyFull = 2*barHalf + 8         // the largest tally's height
+	tallyTop  = tallyFull - tallyBase // how far above barY the largest reaches
 )
 
 // drawBar draws span kind k from x0 to x1 on a lane whose bar line is at

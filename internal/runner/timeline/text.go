@@ -43,15 +43,15 @@ type extent struct{ x0, x1, key int }
 const labelGap = 10
 
 // rows puts each extent, in the order given, in the first row whose last
-// extent ends at least labelGap before it starts, and returns each one's
-// row and how many rows there are. So no two extents in a row overlap,
+// extent ends at least gap before it starts, and returns each one's row
+// and how many rows there are. So no two extents in a row overlap,
 // whatever the order.
-func rows(es []extent) ([]int, int) {
+func rows(es []extent, gap int) ([]int, int) {
 	var ends []int // the right end of the last extent in each row
 	out := make([]int, len(es))
 	for i, e := range es {
 		r := 0
-		for r < len(ends) && ends[r]+labelGap > e.x0 {
+		for r < len(ends) && ends[r]+gap > e.x0 {
 			r++
 		}
 		if r == len(ends) {

@@ -129,8 +129,9 @@ func summaryPanel(st story, plan runPlan, processes int, seed int64) timeline.Pa
 	// ms per bin: a run too short to measure still gets 1 ms columns.
 	width := max((length+bins-1)/bins, 1)
 	p := timeline.Panel{
-		About: fmt.Sprintf("Seed %d: the plan is the seed's, the timing the operating system's. Each column counts %d ms.", seed, width),
-		Axis:  timeline.Axis{Unit: "ms", Clock: "wall clock since the run began", From: 0, To: width * bins, Exact: true},
+		About: fmt.Sprintf("Seed %d: the plan is the seed's, the timing the operating system's. Each column counts %d ms. "+
+			"The scale at each lane's right end reads a column's height; the kills stand above the columns.", seed, width),
+		Axis: timeline.Axis{Unit: "ms", Clock: "wall clock since the run began", From: 0, To: width * bins, Exact: true},
 	}
 	names := slotNames(plan, processes)
 	for slot := range processes {

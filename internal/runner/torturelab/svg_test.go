@@ -398,3 +398,92 @@ func TestARepeatedTokenIsFoundInTimeOrder(t *testing.T) {
 	assert.Check(t, cmp.Equal(repeatedTokenAt(st, "msg-1"), int64(500)), "msg-1 won token 7 again at 500 ms, in the file read first")
 	assert.Check(t, cmp.Equal(repeatedTokenAt(st, "msg-3"), int64(1000)), "msg-3 won only token 9: a refused claim, a complete and a write win nothing")
 }
+
+// crowdedRun is madeUpRun with worker-a killed five times within 40 ms,
+// while its slot's columns count claims, and worker-b once.
+func crowdedRun() *result {
+	res := madeUpRun(audit.Findings{IntegrityCheck: "ok"})
+	for i := range int64(5) {
+		res.story.kills = append(res.story.kills, killMark{atMs: began + 140 + 10*i, slot: 0, worker: "worker-a", restartAs: "worker-a2"})
+	}
+	res.story.kills = append(res.story.kills, killMark{atMs: began + 400, slot: 1, worker: "worker-b", restartAs: "worker-b2"})
+	return res
+}
+
+// rectsByClass is every <rect> of doc inside a group of each class, as
+// [x0, y0, x1, y1]: the groups are the marks, columns and bars the
+// picture draws, all in one panel's coordinates.
+func rectsByClass(t *testing.T, doc string) map[string][][4]float64 {
+	t.Helper()
+	out := map[string][][4]float64{}
+	dec := xml.NewDecoder(strings.NewReader(doc))
+	var classes []string
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		assert.NilError(t, err, "the picture is not well-formed XML")
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			attr := map[string]string{}
+			for _, a := range tok.Attr {
+				attr[a.Name.Local] = a.Value
+			}
+			classes = append(classes, attr["class"])
+			if tok.Name.Local == "rect" && len(classes) > 1 && classes[len(classes)-2] != "" {
+				var r [4]float64
+				for i, name := range []string{"x", "y", "width", "height"} {
+					_, err := fmt.Sscan(attr[name], &r[i])
+					assert.NilError(t, err, "a rect's %s", name)
+				}
+				r[2], r[3] = r[0]+r[2], r[1]+r[3]
+				class := classes[len(classes)-2]
+				out[class] = append(out[class], r)
+			}
+		case xml.EndElement:
+			classes = classes[:len(classes)-1]
+		}
+	}
+}
+
+func overlap(a, b [4]float64) bool { return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3] }
+
+// TestKillsStandClearOfTheColumns: a kill's mark hides no column of
+// claims, and kills close in time do not merge into one blot: each mark
+// stands apart from every other.
+func TestKillsStandClearOfTheColumns(t *testing.T) {
+	var b bytes.Buffer
+	assert.NilError(t, timeline.WriteSVG(&b, figure(crowdedRun())))
+	rects := rectsByClass(t, b.String())
+	kills, columns := rects["mark"], rects["tally"]
+	assert.Assert(t, len(kills) > 0 && len(columns) > 0, "the picture draws kills and columns")
+	for i, k := range kills {
+		for _, c := range columns {
+			assert.Check(t, !overlap(k, c), "the kill mark %v hides the column %v", k, c)
+		}
+		for _, o := range kills[:i] {
+			assert.Check(t, k == o || !overlap(k, o), "the kill marks %v and %v merge", o, k)
+		}
+	}
+}
+
+// TestTheColumnsHaveAScale: the columns' heights have a scale that says
+// the largest count, and the axis under them is in milliseconds, with
+// ticks.
+func TestTheColumnsHaveAScale(t *testing.T) {
+	res := crowdedRun()
+	largest := 0
+	p := figure(res).Panels[0]
+	for _, ty := range p.Tallies {
+		largest = max(largest, ty.Count)
+	}
+	var b bytes.Buffer
+	assert.NilError(t, timeline.WriteSVG(&b, figure(res)))
+	doc := b.String()
+	assert.Check(t, cmp.Contains(doc, fmt.Sprintf("the scale of the columns: 0 at the base, %d at the top", largest)),
+		"the columns have a visible scale up to the largest count, %d", largest)
+	assert.Check(t, strings.Count(doc, `<g class="scale">`) == res.Processes, "each slot's lane has the scale of its columns")
+	assert.Check(t, cmp.Contains(doc, ">ms (wall clock since the run began) →<"), "the axis under the columns is in milliseconds")
+	assert.Check(t, cmp.Contains(doc, `text-anchor="middle" fill="#1a1a1a">500</text>`), "the millisecond axis has ticks")
+}
