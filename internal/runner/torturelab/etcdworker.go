@@ -102,8 +102,11 @@ func (r *Recorder) Close() error { return r.r.close() }
 const pausePastTTLPerMille = 10
 
 // EtcdPauses hands an etcd worker process its pauses, one per lock it
-// wins: 0 for most, and past the lease (one and a half to two and a half
-// leases of ttl seconds) for a few. The n-th lock of a process gets the
+// wins: 0 for most, and past the lease (two to three leases of ttl
+// seconds) for a few. A successor needs the lease to end (one lease after
+// the paused worker's last keep-alive), then to win the lock and claim
+// the mark, all before the paused worker wakes: the second lease leaves
+// that time even on a machine busy enough to slow etcd and the store. The n-th lock of a process gets the
 // same pause in every run with one seed.
 type EtcdPauses struct {
 	r       *rand.Rand
@@ -121,7 +124,7 @@ func (p *EtcdPauses) Next() int64 {
 	if kind >= pausePastTTLPerMille {
 		return 0
 	}
-	return int64(math.Ceil(float64(p.leaseMs) * (1.5 + length)))
+	return int64(math.Ceil(float64(p.leaseMs) * (2 + length)))
 }
 
 // errWantOneArg is what a role says of a handshake that does not carry
