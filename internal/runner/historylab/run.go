@@ -9,10 +9,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/history"
+	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -24,8 +27,9 @@ type result struct {
 	Mechanism  string `json:"mechanism"`
 	Seed       int    `json:"seed"`
 	Processes  int    `json:"processes"`
-	Ops        int    `json:"ops"`   // calls per slot
-	Kills      int    `json:"kills"` // workers killed with kill -9 during a call, and replaced
+	Ops        int    `json:"ops"`    // calls per slot
+	Kills      int    `json:"kills"`  // workers killed with kill -9 during a call, and replaced
+	Pauses     int    `json:"pauses"` // workers stopped (SIGSTOP) during a call for two to three leases
 	Operations int    `json:"operations"`
 	// Unanswered counts the calls whose answer never came: the killed
 	// workers' calls in flight, and calls that failed.
@@ -55,6 +59,34 @@ func planKills(seed int64, processes, ops int) []kill {
 	return kills
 }
 
+// opsPerPause is how many calls of the whole run go with one pause.
+const opsPerPause = 100
+
+// pause is one planned pause: the worker in slot is stopped as soon as
+// it has made after of its calls, during its next one, for ms
+// milliseconds: two to three leases, so that its lease ends while it
+// stands still and another worker may take its key, and its call
+// returns an answer as late as a stale holder's.
+type pause struct {
+	slot, after int
+	ms          int64
+}
+
+// planPauses draws the pauses of a run from its seed: at least one, in
+// each slot in the order they come.
+func planPauses(seed int64, processes, ops int) []pause {
+	if ops < 2 {
+		return nil // no call of a slot has one after it
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), 0x7061757365))
+	pauses := make([]pause, max(1, processes*ops/opsPerPause))
+	for i := range pauses {
+		pauses[i] = pause{slot: r.IntN(processes), after: 1 + r.IntN(ops-1), ms: leaseMs * (2 + r.Int64N(2))}
+	}
+	slices.SortStableFunc(pauses, func(a, b pause) int { return a.after - b.after })
+	return pauses
+}
+
 func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 	m, err := mechanismNamed(f.mechanism)
 	if err != nil {
@@ -79,6 +111,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 
 	res := result{Command: "history", Mechanism: f.mechanism, Seed: f.seed, Processes: f.processes, Ops: f.ops}
 	kills := planKills(int64(f.seed), f.processes, f.ops)
+	pauses := planPauses(int64(f.seed), f.processes, f.ops)
 	s := &slots{start: f.start, dir: env.Dir, base: workerArgs{DB: dbPath, Mechanism: f.mechanism, Seed: int64(f.seed), Keys: keys}, next: f.processes}
 	errs := make([]error, f.processes)
 	var wg sync.WaitGroup
@@ -89,10 +122,16 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 				at = append(at, k.after)
 			}
 		}
+		var stops []pause
+		for _, p := range pauses {
+			if p.slot == slot {
+				stops = append(stops, p)
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[slot] = s.drive(ctx, slot, f.ops, at)
+			errs[slot] = s.drive(ctx, slot, f.ops, at, stops)
 		}()
 	}
 	wg.Wait()
@@ -101,7 +140,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 			return nil, err
 		}
 	}
-	res.Kills = s.kills
+	res.Kills, res.Pauses = s.kills, s.pauses
 
 	ops, err := history.Merge(filepath.Join(env.Dir, "ops-*.jsonl"))
 	if err != nil {
@@ -140,14 +179,16 @@ func writeHistory(path string, ops []history.Op) error {
 	return f.Close()
 }
 
-// slots starts the workers, numbers their processes and counts the kills.
+// slots starts the workers, numbers their processes and counts the kills
+// and the pauses.
 type slots struct {
-	start worker.Starter
-	dir   string
-	base  workerArgs
-	mu    sync.Mutex
-	next  int // the number of the last process started
-	kills int
+	start  worker.Starter
+	dir    string
+	base   workerArgs
+	mu     sync.Mutex
+	next   int // the number of the last process started
+	kills  int
+	pauses int
 }
 
 // launch starts a process for slot making its calls [from, to).
@@ -167,8 +208,9 @@ func (s *slots) launch(ctx context.Context, slot, from, to int) (*worker.Process
 
 // drive runs slot's ops calls, killing its worker after each count in
 // at and putting a fresh one in its place, which carries the same actor
-// name (a worker that came back) and none of its memory.
-func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
+// name (a worker that came back) and none of its memory, and stopping it
+// for a while as each of its pauses says.
+func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pause) error {
 	p, err := s.launch(ctx, slot, 0, ops)
 	if err != nil {
 		return err
@@ -182,6 +224,14 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
 		if pr.Last {
 			return p.WaitClean()
 		}
+		if len(pauses) > 0 && pr.Done >= pauses[0].after {
+			if s.stop(ctx, p, pauses[0].ms) {
+				s.mu.Lock()
+				s.pauses++
+				s.mu.Unlock()
+			}
+			pauses = pauses[1:]
+		}
 		if len(at) > 0 && pr.Done >= at[0] {
 			at = at[1:]
 			p.Kill()
@@ -193,4 +243,18 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
 			}
 		}
 	}
+}
+
+// stop pauses the worker p for ms milliseconds (SIGSTOP, then SIGCONT),
+// and reports whether it did. It cannot outside Unix, nor for a worker
+// that runs inside this process (a test's), which it would stop whole.
+func (s *slots) stop(ctx context.Context, p *worker.Process, ms int64) bool {
+	if p.Pid == os.Getpid() || lockservicelab.Pause(p.Pid) != nil {
+		return false
+	}
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return lockservicelab.Resume(p.Pid) == nil
 }
