@@ -62,14 +62,15 @@ func planKills(seed int64, processes, ops int) []kill {
 // opsPerPause is how many calls of the whole run go with one pause.
 const opsPerPause = 100
 
-// pause is one planned pause: the worker in slot is stopped as soon as
-// it has made after of its calls, during its next one, for ms
-// milliseconds: two to three leases, so that its lease ends while it
-// stands still and another worker may take its key, and its call
-// returns an answer as late as a stale holder's.
+// pause is one planned pause: the worker in slot is stopped during its
+// call after After of its calls, between reading its clock and calling,
+// for Ms milliseconds: two to three leases, so that its lease ends while
+// it stands still and another worker may take its key, and it calls
+// with the time it read before, as a stale holder does.
 type pause struct {
-	slot, after int
-	ms          int64
+	slot  int
+	After int   `json:"after"`
+	Ms    int64 `json:"ms"`
 }
 
 // planPauses draws the pauses of a run from its seed: at least one, in
@@ -81,9 +82,9 @@ func planPauses(seed int64, processes, ops int) []pause {
 	r := rand.New(rand.NewPCG(uint64(seed), 0x7061757365))
 	pauses := make([]pause, max(1, processes*ops/opsPerPause))
 	for i := range pauses {
-		pauses[i] = pause{slot: r.IntN(processes), after: 1 + r.IntN(ops-1), ms: leaseMs * (2 + r.Int64N(2))}
+		pauses[i] = pause{slot: r.IntN(processes), After: 1 + r.IntN(ops-1), Ms: leaseMs * (2 + r.Int64N(2))}
 	}
-	slices.SortStableFunc(pauses, func(a, b pause) int { return a.after - b.after })
+	slices.SortStableFunc(pauses, func(a, b pause) int { return a.After - b.After })
 	return pauses
 }
 
@@ -191,8 +192,9 @@ type slots struct {
 	pauses int
 }
 
-// launch starts a process for slot making its calls [from, to).
-func (s *slots) launch(ctx context.Context, slot, from, to int) (*worker.Process, error) {
+// launch starts a process for slot making its calls [from, to), and
+// pausing as those of pauses that fall in them say.
+func (s *slots) launch(ctx context.Context, slot, from, to int, pauses []pause) (*worker.Process, error) {
 	s.mu.Lock()
 	process := slot + 1
 	if from > 0 {
@@ -203,15 +205,20 @@ func (s *slots) launch(ctx context.Context, slot, from, to int) (*worker.Process
 	a := s.base
 	a.Process, a.Actor, a.From, a.To = process, fmt.Sprintf("worker-%d", slot+1), from, to
 	a.Records = filepath.Join(s.dir, fmt.Sprintf("ops-%d.jsonl", process))
+	for _, p := range pauses {
+		if p.After >= from && p.After < to {
+			a.Pauses = append(a.Pauses, p)
+		}
+	}
 	return s.start(ctx, workerRole, a.encode()...)
 }
 
 // drive runs slot's ops calls, killing its worker after each count in
 // at and putting a fresh one in its place, which carries the same actor
 // name (a worker that came back) and none of its memory, and stopping it
-// for a while as each of its pauses says.
+// for a while whenever it asks, as pauses planned.
 func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pause) error {
-	p, err := s.launch(ctx, slot, 0, ops)
+	p, err := s.launch(ctx, slot, 0, ops, pauses)
 	if err != nil {
 		return err
 	}
@@ -221,16 +228,20 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pau
 			p.Stop()
 			return fmt.Errorf("history worker %d: %w", slot+1, err)
 		}
-		if pr.Last {
-			return p.WaitClean()
-		}
-		if len(pauses) > 0 && pr.Done >= pauses[0].after {
-			if s.stop(ctx, p, pauses[0].ms) {
+		if pr.PauseMs > 0 {
+			if s.stop(ctx, p, pr.PauseMs) {
 				s.mu.Lock()
 				s.pauses++
 				s.mu.Unlock()
 			}
-			pauses = pauses[1:]
+			if err := p.Send(progress{Done: pr.Done}); err != nil {
+				p.Stop()
+				return fmt.Errorf("history worker %d: %w", slot+1, err)
+			}
+			continue
+		}
+		if pr.Last {
+			return p.WaitClean()
 		}
 		if len(at) > 0 && pr.Done >= at[0] {
 			at = at[1:]
@@ -238,7 +249,7 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pau
 			s.mu.Lock()
 			s.kills++
 			s.mu.Unlock()
-			if p, err = s.launch(ctx, slot, pr.Done, ops); err != nil {
+			if p, err = s.launch(ctx, slot, pr.Done, ops, pauses); err != nil {
 				return err
 			}
 		}
