@@ -1,8 +1,8 @@
 // Package historylab is the runner's "history" command (chapter 9): worker
-// processes call one mechanism at the same time on a few keys, one of them
-// is killed and replaced on the way, every call is recorded with its start,
-// its end and its answer, and the history can be checked for
-// linearizability (package history).
+// processes call one mechanism at the same time on a few keys, some are
+// killed and replaced or paused in the middle of a call on the way, every
+// call is recorded with its start, its end and its answer, and the history
+// can be checked for linearizability (package history).
 package historylab
 
 import (
@@ -19,7 +19,7 @@ import (
 // History is the runner's "history" command.
 var History = cli.Command{
 	Name:    "history",
-	Summary: "worker processes call one mechanism at once, one is killed on the way; the calls are recorded and checked for linearizability",
+	Summary: "worker processes call one mechanism at once, some killed or paused on the way; the calls are recorded and checked for linearizability",
 	New:     func(fs *flag.FlagSet) cli.Experiment { return newFlags(fs) },
 	Roles:   []worker.Role{workerRole},
 }

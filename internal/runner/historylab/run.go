@@ -9,10 +9,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
+	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/history"
+	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -24,8 +27,9 @@ type result struct {
 	Mechanism  string `json:"mechanism"`
 	Seed       int    `json:"seed"`
 	Processes  int    `json:"processes"`
-	Ops        int    `json:"ops"`   // calls per slot
-	Kills      int    `json:"kills"` // workers killed with kill -9 during a call, and replaced
+	Ops        int    `json:"ops"`    // calls per slot
+	Kills      int    `json:"kills"`  // workers killed with kill -9 during a call, and replaced
+	Pauses     int    `json:"pauses"` // workers stopped (SIGSTOP) during a call for two to three leases
 	Operations int    `json:"operations"`
 	// Unanswered counts the calls whose answer never came: the killed
 	// workers' calls in flight, and calls that failed.
@@ -55,6 +59,35 @@ func planKills(seed int64, processes, ops int) []kill {
 	return kills
 }
 
+// opsPerPause is how many calls of the whole run go with one pause.
+const opsPerPause = 100
+
+// pause is one planned pause: the worker in slot is stopped during its
+// call after After of its calls, between reading its clock and calling,
+// for Ms milliseconds: two to three leases, so that its lease ends while
+// it stands still and another worker may take its key, and it calls
+// with the time it read before, as a stale holder does.
+type pause struct {
+	slot  int
+	After int   `json:"after"`
+	Ms    int64 `json:"ms"`
+}
+
+// planPauses draws the pauses of a run from its seed: at least one, in
+// each slot in the order they come.
+func planPauses(seed int64, processes, ops int) []pause {
+	if ops < 2 {
+		return nil // no call of a slot has one after it
+	}
+	r := rand.New(rand.NewPCG(uint64(seed), 0x7061757365))
+	pauses := make([]pause, max(1, processes*ops/opsPerPause))
+	for i := range pauses {
+		pauses[i] = pause{slot: r.IntN(processes), After: 1 + r.IntN(ops-1), Ms: leaseMs * (2 + r.Int64N(2))}
+	}
+	slices.SortStableFunc(pauses, func(a, b pause) int { return a.After - b.After })
+	return pauses
+}
+
 func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 	m, err := mechanismNamed(f.mechanism)
 	if err != nil {
@@ -79,6 +112,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 
 	res := result{Command: "history", Mechanism: f.mechanism, Seed: f.seed, Processes: f.processes, Ops: f.ops}
 	kills := planKills(int64(f.seed), f.processes, f.ops)
+	pauses := planPauses(int64(f.seed), f.processes, f.ops)
 	s := &slots{start: f.start, dir: env.Dir, base: workerArgs{DB: dbPath, Mechanism: f.mechanism, Seed: int64(f.seed), Keys: keys}, next: f.processes}
 	errs := make([]error, f.processes)
 	var wg sync.WaitGroup
@@ -89,10 +123,16 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 				at = append(at, k.after)
 			}
 		}
+		var stops []pause
+		for _, p := range pauses {
+			if p.slot == slot {
+				stops = append(stops, p)
+			}
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[slot] = s.drive(ctx, slot, f.ops, at)
+			errs[slot] = s.drive(ctx, slot, f.ops, at, stops)
 		}()
 	}
 	wg.Wait()
@@ -101,7 +141,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 			return nil, err
 		}
 	}
-	res.Kills = s.kills
+	res.Kills, res.Pauses = s.kills, s.pauses
 
 	ops, err := history.Merge(filepath.Join(env.Dir, "ops-*.jsonl"))
 	if err != nil {
@@ -140,18 +180,21 @@ func writeHistory(path string, ops []history.Op) error {
 	return f.Close()
 }
 
-// slots starts the workers, numbers their processes and counts the kills.
+// slots starts the workers, numbers their processes and counts the kills
+// and the pauses.
 type slots struct {
-	start worker.Starter
-	dir   string
-	base  workerArgs
-	mu    sync.Mutex
-	next  int // the number of the last process started
-	kills int
+	start  worker.Starter
+	dir    string
+	base   workerArgs
+	mu     sync.Mutex
+	next   int // the number of the last process started
+	kills  int
+	pauses int
 }
 
-// launch starts a process for slot making its calls [from, to).
-func (s *slots) launch(ctx context.Context, slot, from, to int) (*worker.Process, error) {
+// launch starts a process for slot making its calls [from, to), and
+// pausing as those of pauses that fall in them say.
+func (s *slots) launch(ctx context.Context, slot, from, to int, pauses []pause) (*worker.Process, error) {
 	s.mu.Lock()
 	process := slot + 1
 	if from > 0 {
@@ -162,14 +205,20 @@ func (s *slots) launch(ctx context.Context, slot, from, to int) (*worker.Process
 	a := s.base
 	a.Process, a.Actor, a.From, a.To = process, fmt.Sprintf("worker-%d", slot+1), from, to
 	a.Records = filepath.Join(s.dir, fmt.Sprintf("ops-%d.jsonl", process))
+	for _, p := range pauses {
+		if p.After >= from && p.After < to {
+			a.Pauses = append(a.Pauses, p)
+		}
+	}
 	return s.start(ctx, workerRole, a.encode()...)
 }
 
 // drive runs slot's ops calls, killing its worker after each count in
 // at and putting a fresh one in its place, which carries the same actor
-// name (a worker that came back) and none of its memory.
-func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
-	p, err := s.launch(ctx, slot, 0, ops)
+// name (a worker that came back) and none of its memory, and stopping it
+// for a while whenever it asks, as pauses planned.
+func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pause) error {
+	p, err := s.launch(ctx, slot, 0, ops, pauses)
 	if err != nil {
 		return err
 	}
@@ -178,6 +227,18 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
 		if err := p.Recv(&pr); err != nil {
 			p.Stop()
 			return fmt.Errorf("history worker %d: %w", slot+1, err)
+		}
+		if pr.PauseMs > 0 {
+			if s.stop(ctx, p, pr.PauseMs) {
+				s.mu.Lock()
+				s.pauses++
+				s.mu.Unlock()
+			}
+			if err := p.Send(progress{Done: pr.Done}); err != nil {
+				p.Stop()
+				return fmt.Errorf("history worker %d: %w", slot+1, err)
+			}
+			continue
 		}
 		if pr.Last {
 			return p.WaitClean()
@@ -188,9 +249,23 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int) error {
 			s.mu.Lock()
 			s.kills++
 			s.mu.Unlock()
-			if p, err = s.launch(ctx, slot, pr.Done, ops); err != nil {
+			if p, err = s.launch(ctx, slot, pr.Done, ops, pauses); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// stop pauses the worker p for ms milliseconds (SIGSTOP, then SIGCONT),
+// and reports whether it did. It cannot outside Unix, nor for a worker
+// that runs inside this process (a test's), which it would stop whole.
+func (s *slots) stop(ctx context.Context, p *worker.Process, ms int64) bool {
+	if p.Pid == os.Getpid() || lockservicelab.Pause(p.Pid) != nil {
+		return false
+	}
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return lockservicelab.Resume(p.Pid) == nil
 }

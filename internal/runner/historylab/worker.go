@@ -4,7 +4,10 @@ package historylab
 // connection, which makes its calls one after another as fast as the
 // database lets it, records each one's start, end and answer, and tells
 // its parent after each how many it has made, so that the parent can
-// kill it in the middle of the next.
+// kill it in the middle of the next. At the calls its plan says, it asks
+// its parent to stop it between reading its clock and calling: the
+// call is then made with the time it read before the pause, as a
+// process that lost the processor at that moment would make it.
 
 import (
 	"context"
@@ -34,6 +37,9 @@ type workerArgs struct {
 	From      int      `json:"from"` // the slot's calls this process makes: [From, To)
 	To        int      `json:"to"`
 	Keys      []string `json:"keys"`
+	// Pauses are the calls this process asks to be stopped during (by
+	// the slot's calls made before it), and for how long.
+	Pauses []pause `json:"pauses,omitempty"`
 }
 
 func (a workerArgs) encode() []string {
@@ -41,10 +47,13 @@ func (a workerArgs) encode() []string {
 	return []string{string(b)}
 }
 
-// progress is what a worker tells its parent after each call.
+// progress is what a worker tells its parent after each call, or, with
+// PauseMs, during one: stop me for that long, and answer once I run
+// again.
 type progress struct {
-	Done int  `json:"done"` // the slot's calls made so far
-	Last bool `json:"last,omitempty"`
+	Done    int   `json:"done"` // the slot's calls made so far
+	Last    bool  `json:"last,omitempty"`
+	PauseMs int64 `json:"pause_ms,omitempty"`
 }
 
 func runWorker(ctx context.Context, args []string, link *worker.Link) error {
@@ -87,6 +96,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	c := m.open(db, clk)
 	r := rand.New(rand.NewPCG(uint64(a.Seed), uint64(a.Process)))
 	v := newView(a.Keys)
+	pauses := a.Pauses
 	for done := a.From; done < a.To; {
 		op := c.next(r, v)
 		op.Actor, op.Now = a.Actor, time.Now().UnixMilli()
@@ -94,6 +104,12 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		answered, err := rec.Call(op)
 		if err != nil {
 			return err
+		}
+		if len(pauses) > 0 && pauses[0].After == done {
+			if err := askToPause(link, done, pauses[0].Ms); err != nil {
+				return err
+			}
+			pauses = pauses[1:]
 		}
 		out, callErr := c.call(ctx, op)
 		if ctx.Err() != nil {
@@ -115,6 +131,16 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		}
 	}
 	return nil
+}
+
+// askToPause asks the parent to stop this process for ms milliseconds,
+// and returns once it has been let go.
+func askToPause(link *worker.Link, done int, ms int64) error {
+	if err := link.Send(progress{Done: done, PauseMs: ms}); err != nil {
+		return err
+	}
+	var resumed progress
+	return link.Recv(&resumed)
 }
 
 // learn updates what the worker has seen from op's answer.
