@@ -34,6 +34,8 @@ func TestThePageSaysWhyACallWasRefused(t *testing.T) {
 			"w2 claim msg-1 @40 -> no answer"},
 		{"an answered call has one", answered(claim, Out{Result: OK, Token: 4, Expires: 90}),
 			"w2 claim msg-1 @40 -> token 4 until 90"},
+		{"a claim that renewed says so", answered(claim, Out{Result: OK, Token: 4, Expires: 90, Renewed: true}),
+			"w2 claim msg-1 @40 -> renewed token 4 until 90"},
 		{"held by", answered(claim, Out{Result: Refused, Reason: "lease_held", Holder: "w1"}),
 			"w2 claim msg-1 @40 -> refused lease_held (held by w1)"},
 		{"a refusal that names no holder", answered(claim, Out{Result: Refused, Reason: "terminal"}),

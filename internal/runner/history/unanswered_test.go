@@ -113,6 +113,39 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
+// TestWhatAnUnansweredStoreCallMayHaveDone: a write with no answer may
+// have counted one more effect if its token is not below the mark, the
+// mark's own token included; a completion with no answer may have
+// completed the key and raised its mark to its token, unless the key was
+// done already; a read with no answer did nothing.
+func TestWhatAnUnansweredStoreCallMayHaveDone(t *testing.T) {
+	first := call(1, 0, 10, writeOp("k", 3, Out{Result: OK}))
+	completed := call(1, 20, 30, Op{Kind: Complete, Key: "k", Actor: "w", Token: 3, Out: Out{Result: OK}})
+	read := func(mark, writes int64, done bool) Op {
+		return call(3, 50, 60, readOp("k", Out{Mark: mark, Count: writes, Done: done}))
+	}
+	for _, tc := range []struct {
+		name string
+		ops  []Op
+		want Verdict
+	}{
+		{"a repeat with the mark's own token may have counted", []Op{first,
+			call(2, 20, 0, writeOp("k", 3, Out{})), read(3, 2, false)}, Linearizable},
+		{"a write below the mark cannot have counted", []Op{first,
+			call(2, 20, 0, writeOp("k", 2, Out{})), read(3, 2, false)}, NotLinearizable},
+		{"a completion may have completed the key and raised its mark", []Op{first,
+			call(2, 20, 0, Op{Kind: Complete, Key: "k", Actor: "w", Token: 5, Out: Out{}}), read(5, 1, true)}, Linearizable},
+		{"a completion cannot have completed it without raising its mark", []Op{first,
+			call(2, 20, 0, Op{Kind: Complete, Key: "k", Actor: "w", Token: 5, Out: Out{}}), read(3, 1, true)}, NotLinearizable},
+		{"a completion of a done key cannot have raised its mark", []Op{first, completed,
+			call(2, 40, 0, Op{Kind: Complete, Key: "k", Actor: "w", Token: 5, Out: Out{}}), read(5, 1, true)}, NotLinearizable},
+		{"a read cannot have completed the key", []Op{first,
+			call(2, 20, 0, Op{Kind: Read, Key: "k", Out: Out{}}), read(3, 1, true)}, NotLinearizable},
+	} {
+		assert.Check(t, checked(t, Store(), tc.ops...) == tc.want, "%s: want %s", tc.name, tc.want)
+	}
+}
+
 func TestARecordThatCannotBeWrittenIsAnError(t *testing.T) {
 	rec := NewRecorder(failingWriter{}, 1)
 	_, err := rec.Call(Op{Kind: Claim, Key: "m", Actor: "a"})
