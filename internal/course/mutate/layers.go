@@ -130,6 +130,7 @@ var Fencelab = Tree{
 	// fail, so its mutants are judged like the mechanism's.
 	{Dir: "internal/runner/history", Layer: Runner},
 	{Dir: "internal/runner/historylab", Layer: Runner},
+	{Dir: "internal/runner/historylab/calls", Layer: Runner},
 	{Dir: "internal/runner/lockservicelab", Layer: Runner, NotMutated: etcdSide},
 	{Dir: "internal/runner/mailboxlab", Layer: Runner},
 	{Dir: "internal/runner/sessionlab", Layer: Runner},

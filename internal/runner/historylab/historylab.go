@@ -2,7 +2,8 @@
 // processes call one mechanism at the same time on a few keys, some are
 // killed and replaced or paused in the middle of a call on the way, every
 // call is recorded with its start, its end and its answer, and the history
-// can be checked for linearizability (package history).
+// can be checked for linearizability (package history). What a worker
+// calls on each mechanism is package calls'.
 package historylab
 
 import (
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/historylab/calls"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 )
 
@@ -64,7 +66,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 }
 
 func (f *flags) Validate() error {
-	if err := cli.OneOf("mechanism", f.mechanism, mechanismNames()); err != nil {
+	if err := cli.OneOf("mechanism", f.mechanism, calls.Names()); err != nil {
 		return err
 	}
 	if f.check != "" {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/runner/cli"
 	"github.com/fencelab/fencelab/internal/runner/history"
+	"github.com/fencelab/fencelab/internal/runner/historylab/calls"
 	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -59,6 +60,9 @@ func planKills(seed int64, processes, ops int) []kill {
 	return kills
 }
 
+// leaseMs is the mechanisms' lease: a pause lasts two or three.
+const leaseMs = calls.LeaseMs
+
 // opsPerPause is how many calls of the whole run go with one pause.
 const opsPerPause = 100
 
@@ -89,11 +93,11 @@ func planPauses(seed int64, processes, ops int) []pause {
 }
 
 func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
-	m, err := mechanismNamed(f.mechanism)
+	m, err := calls.Named(f.mechanism)
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]string, hotKeys+f.processes*f.ops/4)
+	keys := make([]string, calls.HotKeys+f.processes*f.ops/4)
 	for i := range keys {
 		keys[i] = fmt.Sprintf("k-%d", i+1)
 	}
@@ -102,7 +106,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = m.setup(ctx, db, keys)
+	err = m.Setup(ctx, db, keys)
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
@@ -157,7 +161,7 @@ func run(ctx context.Context, env cli.Env, f *flags) (any, error) {
 		}
 	}
 	if f.check != "" {
-		c := history.Check(m.spec(), ops, checkBudget)
+		c := history.Check(m.Spec(), ops, checkBudget)
 		res.Linearizable, res.Seconds = c.Verdict.JSON(), &c.Seconds
 		if f.visualize != "" {
 			if err := c.Visualize(f.visualize); err != nil {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/runner/history"
+	"github.com/fencelab/fencelab/internal/runner/historylab/calls"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -64,7 +65,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	if err := json.Unmarshal([]byte(args[0]), &a); err != nil {
 		return fmt.Errorf("read the worker's plan: %w", err)
 	}
-	m, err := mechanismNamed(a.Mechanism)
+	m, err := calls.Named(a.Mechanism)
 	if err != nil {
 		return err
 	}
@@ -93,12 +94,12 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 	// wall clock, and records the value as the call's input: the lease
 	// decisions are judged by the time each call read.
 	clk := &clock.Logical{}
-	c := m.open(db, clk)
+	c := m.Open(db, clk)
 	r := rand.New(rand.NewPCG(uint64(a.Seed), uint64(a.Process)))
-	v := newView(a.Keys)
+	v := calls.NewView(a.Keys)
 	pauses := a.Pauses
 	for done := a.From; done < a.To; {
-		op := c.next(r, v)
+		op := c.Next(r, v)
 		op.Actor, op.Now = a.Actor, time.Now().UnixMilli()
 		clk.Set(op.Now)
 		answered, err := rec.Call(op)
@@ -111,7 +112,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 			}
 			pauses = pauses[1:]
 		}
-		out, callErr := c.call(ctx, op)
+		out, callErr := c.Call(ctx, op)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -124,7 +125,7 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		if err := answered(out); err != nil {
 			return err
 		}
-		v.learn(op, out)
+		v.Learn(op, out)
 		done++
 		if err := link.Send(progress{Done: done, Last: done == a.To}); err != nil {
 			return err
@@ -141,35 +142,4 @@ func askToPause(link *worker.Link, done int, ms int64) error {
 	}
 	var resumed progress
 	return link.Recv(&resumed)
-}
-
-// learn updates what the worker has seen from op's answer.
-func (v *view) learn(op history.Op, out history.Out) {
-	key := op.Key
-	if op.Kind == history.Apply {
-		key = "gate"
-	}
-	switch {
-	case out.Result == history.Unknown:
-	case op.Kind == history.Claim && out.Result == history.OK:
-		v.token[key] = out.Token
-	case op.Kind == history.Read && out.Mark != 0:
-		v.token[key] = max(v.token[key], out.Mark)
-	case op.Kind == history.Read:
-		v.token[key] = max(v.token[key], out.Token)
-	case out.Mark != 0:
-		v.token[key] = max(v.token[key], out.Mark)
-	case op.Kind == history.Apply && (out.Result == "applied" || out.Result == "replayed"):
-		v.token[key] = max(v.token[key], op.Token)
-	}
-	switch out.Reason {
-	case "terminal", "finished", "not_claimable":
-		v.finished[key] = true
-	}
-	switch {
-	case out.State == "DONE", out.State == "completed":
-		v.finished[key] = true
-	case (op.Kind == history.Complete || op.Kind == history.Finish) && out.Result == history.OK:
-		v.finished[key] = true
-	}
 }

@@ -1,4 +1,4 @@
-package historylab
+package calls
 
 // This file holds each mechanism's calls: which one a worker makes next
 // and how its answer is written down.
@@ -21,13 +21,13 @@ import (
 
 type mailboxMechanism struct{}
 
-func (mailboxMechanism) spec() history.Spec { return history.Mailbox(leaseMs) }
+func (mailboxMechanism) Spec() history.Spec { return history.Mailbox(LeaseMs) }
 
-func (mailboxMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
+func (mailboxMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
 	if err := mailbox.CreateSchema(ctx, db); err != nil {
 		return err
 	}
-	box := mailbox.Open(db, clock.Fixed(0), leaseMs)
+	box := mailbox.Open(db, clock.Fixed(0), LeaseMs)
 	for _, k := range keys {
 		if err := box.Add(ctx, k, "history"); err != nil {
 			return err
@@ -36,20 +36,20 @@ func (mailboxMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []strin
 	return nil
 }
 
-func (mailboxMechanism) open(db *sqlitedb.DB, clk clock.Clock) caller {
-	return &mailboxCaller{box: mailbox.Open(db, clk, leaseMs)}
+func (mailboxMechanism) Open(db *sqlitedb.DB, clk clock.Clock) Caller {
+	return &mailboxCaller{box: mailbox.Open(db, clk, LeaseMs)}
 }
 
 type mailboxCaller struct{ box *mailbox.Mailbox }
 
-func (c *mailboxCaller) next(r *rand.Rand, v *view) history.Op {
+func (c *mailboxCaller) Next(r *rand.Rand, v *View) history.Op {
 	return nextClaimed(r, v, history.Complete)
 }
 
 // nextClaimed is the next call on a mechanism of claims, the mailbox's
 // or the queue's: on a hot key, a claim, the end of the work (done, a
 // completion or a finish) under a token near the last seen, or a read.
-func nextClaimed(r *rand.Rand, v *view, done history.Kind) history.Op {
+func nextClaimed(r *rand.Rand, v *View, done history.Kind) history.Op {
 	key := v.hot(r)
 	switch n := r.IntN(10); {
 	case n < 4:
@@ -60,7 +60,7 @@ func nextClaimed(r *rand.Rand, v *view, done history.Kind) history.Op {
 	return history.Op{Kind: history.Read, Key: key}
 }
 
-func (c *mailboxCaller) call(ctx context.Context, op history.Op) (history.Out, error) {
+func (c *mailboxCaller) Call(ctx context.Context, op history.Op) (history.Out, error) {
 	switch op.Kind {
 	case history.Claim:
 		cl, err := c.box.Claim(ctx, op.Key, op.Actor)
@@ -78,13 +78,13 @@ func (c *mailboxCaller) call(ctx context.Context, op history.Op) (history.Out, e
 
 type queueMechanism struct{}
 
-func (queueMechanism) spec() history.Spec { return history.Queue(leaseMs) }
+func (queueMechanism) Spec() history.Spec { return history.Queue(LeaseMs) }
 
-func (queueMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
+func (queueMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
 	if err := queue.CreateSchema(ctx, db); err != nil {
 		return err
 	}
-	q := queue.Open(db, clock.Fixed(0), leaseMs)
+	q := queue.Open(db, clock.Fixed(0), LeaseMs)
 	for i, k := range keys {
 		if err := q.Add(ctx, k, fmt.Sprintf("OP-%d", i+1), 1); err != nil {
 			return err
@@ -93,17 +93,17 @@ func (queueMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []string)
 	return nil
 }
 
-func (queueMechanism) open(db *sqlitedb.DB, clk clock.Clock) caller {
-	return &queueCaller{q: queue.Open(db, clk, leaseMs)}
+func (queueMechanism) Open(db *sqlitedb.DB, clk clock.Clock) Caller {
+	return &queueCaller{q: queue.Open(db, clk, LeaseMs)}
 }
 
 type queueCaller struct{ q *queue.Queue }
 
-func (c *queueCaller) next(r *rand.Rand, v *view) history.Op {
+func (c *queueCaller) Next(r *rand.Rand, v *View) history.Op {
 	return nextClaimed(r, v, history.Finish)
 }
 
-func (c *queueCaller) call(ctx context.Context, op history.Op) (history.Out, error) {
+func (c *queueCaller) Call(ctx context.Context, op history.Op) (history.Out, error) {
 	switch op.Kind {
 	case history.Claim:
 		l, err := c.q.Claim(ctx, op.Key, op.Actor)
@@ -122,13 +122,13 @@ func (c *queueCaller) call(ctx context.Context, op history.Op) (history.Out, err
 
 type gateMechanism struct{}
 
-func (gateMechanism) spec() history.Spec { return history.Gate() }
+func (gateMechanism) Spec() history.Spec { return history.Gate() }
 
-func (gateMechanism) setup(ctx context.Context, db *sqlitedb.DB, _ []string) error {
+func (gateMechanism) Setup(ctx context.Context, db *sqlitedb.DB, _ []string) error {
 	return gate.CreateSchema(ctx, db)
 }
 
-func (gateMechanism) open(db *sqlitedb.DB, _ clock.Clock) caller {
+func (gateMechanism) Open(db *sqlitedb.DB, _ clock.Clock) Caller {
 	return &gateCaller{g: gate.Open(db, gate.FenceReceipt)}
 }
 
@@ -138,7 +138,7 @@ type gateCaller struct{ g *gate.Gate }
 // that receipts are replayed and conflict.
 const gateOperations = 8
 
-func (c *gateCaller) next(r *rand.Rand, v *view) history.Op {
+func (c *gateCaller) Next(r *rand.Rand, v *View) history.Op {
 	if r.IntN(4) == 0 {
 		return history.Op{Kind: history.Read, Key: "gate"}
 	}
@@ -146,7 +146,7 @@ func (c *gateCaller) next(r *rand.Rand, v *view) history.Op {
 		Token: v.guess(r, "gate"), Units: int64(1 + r.IntN(2))}
 }
 
-func (c *gateCaller) call(ctx context.Context, op history.Op) (history.Out, error) {
+func (c *gateCaller) Call(ctx context.Context, op history.Op) (history.Out, error) {
 	switch op.Kind {
 	case history.Apply:
 		o, err := c.g.Apply(ctx, gate.Request{Fence: op.Token, Operation: op.Key, Units: op.Units})
@@ -165,14 +165,14 @@ func (c *gateCaller) call(ctx context.Context, op history.Op) (history.Out, erro
 
 type storeMechanism struct{}
 
-func (storeMechanism) spec() history.Spec { return history.Store() }
+func (storeMechanism) Spec() history.Spec { return history.Store() }
 
-func (storeMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
+func (storeMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
 	if err := fencedstore.CreateSchema(ctx, db); err != nil {
 		return err
 	}
 	s := fencedstore.Open(db, fencedstore.Fence)
-	for _, k := range keys[:hotKeys] {
+	for _, k := range keys[:HotKeys] {
 		if err := s.Add(ctx, k); err != nil {
 			return err
 		}
@@ -180,14 +180,14 @@ func (storeMechanism) setup(ctx context.Context, db *sqlitedb.DB, keys []string)
 	return nil
 }
 
-func (storeMechanism) open(db *sqlitedb.DB, _ clock.Clock) caller {
+func (storeMechanism) Open(db *sqlitedb.DB, _ clock.Clock) Caller {
 	return &storeCaller{s: fencedstore.Open(db, fencedstore.Fence)}
 }
 
 type storeCaller struct{ s *fencedstore.Store }
 
-func (c *storeCaller) next(r *rand.Rand, v *view) history.Op {
-	key := v.keys[r.IntN(hotKeys)]
+func (c *storeCaller) Next(r *rand.Rand, v *View) history.Op {
+	key := v.keys[r.IntN(HotKeys)]
 	switch n := r.IntN(20); {
 	case n < 12:
 		return history.Op{Kind: history.Write, Key: key, Token: v.guess(r, key)}
@@ -197,7 +197,7 @@ func (c *storeCaller) next(r *rand.Rand, v *view) history.Op {
 	return history.Op{Kind: history.Read, Key: key}
 }
 
-func (c *storeCaller) call(ctx context.Context, op history.Op) (history.Out, error) {
+func (c *storeCaller) Call(ctx context.Context, op history.Op) (history.Out, error) {
 	switch op.Kind {
 	case history.Write:
 		return answer(history.Out{}, c.s.Write(ctx, op.Key, op.Token, op.Actor))
