@@ -27,7 +27,7 @@ func (mailboxMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []strin
 	if err := mailbox.CreateSchema(ctx, db); err != nil {
 		return err
 	}
-	box := mailbox.Open(db, clock.Fixed(0), LeaseMs)
+	box := mailbox.Open(db, clock.Wall{}, LeaseMs) // adding reads no clock
 	for _, k := range keys {
 		if err := box.Add(ctx, k, "history"); err != nil {
 			return err
@@ -84,7 +84,7 @@ func (queueMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []string)
 	if err := queue.CreateSchema(ctx, db); err != nil {
 		return err
 	}
-	q := queue.Open(db, clock.Fixed(0), LeaseMs)
+	q := queue.Open(db, clock.Wall{}, LeaseMs) // adding reads no clock
 	for i, k := range keys {
 		if err := q.Add(ctx, k, fmt.Sprintf("OP-%d", i+1), 1); err != nil {
 			return err
