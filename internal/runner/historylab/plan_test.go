@@ -3,11 +3,17 @@ package historylab
 import (
 	"flag"
 	"io"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"gotest.tools/v3/assert"
 	"gotest.tools/v3/assert/cmp"
+
+	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/worker"
+	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
 // TestKillsArePlannedFromTheSeed: one kill per 200 calls of the run, at
@@ -78,4 +84,27 @@ func TestASeedGivenIsKeptAndOneNotGivenIsDrawn(t *testing.T) {
 	assert.Check(t, cmp.Len(drawn, 3), "three runs without --seed drew %v", drawn)
 	_, err := parsed(t, "--seed", "-1")
 	assert.Check(t, cmp.ErrorContains(err, "want a plain decimal integer from 0 to"), "a negative seed")
+}
+
+// TestARunHasAKeyForEveryFourCallsBeyondTheHotOnes: the workers move
+// along the keys as they see them finished, so the run adds three keys
+// and one more for every four calls of the whole run: more than the
+// calls can finish, so that no worker runs out of keys.
+func TestARunHasAKeyForEveryFourCallsBeyondTheHotOnes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs a Unix to start the workers as processes")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	f := &flags{mechanism: "queue", processes: 2, ops: 20, seed: 1, start: worker.Start}
+
+	_, err := run(t.Context(), cli.Env{Dir: dir, Stderr: io.Discard}, f)
+
+	assert.NilError(t, err)
+	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "history.db"))
+	assert.NilError(t, err)
+	defer db.Close()
+	var n int
+	assert.NilError(t, db.QueryRow(t.Context(), `SELECT COUNT(*) FROM jobs`).Scan(&n))
+	assert.Check(t, cmp.Equal(n, 3+2*20/4), "the run's keys")
 }
