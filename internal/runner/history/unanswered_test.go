@@ -141,6 +141,8 @@ func TestWhatAnUnansweredStoreCallMayHaveDone(t *testing.T) {
 			call(2, 40, 0, Op{Kind: Complete, Key: "k", Actor: "w", Token: 5, Out: Out{}}), read(5, 1, true)}, NotLinearizable},
 		{"a read cannot have completed the key", []Op{first,
 			call(2, 20, 0, Op{Kind: Read, Key: "k", Out: Out{}}), read(3, 1, true)}, NotLinearizable},
+		{"a read cannot have completed a key never written", []Op{
+			call(2, 20, 0, Op{Kind: Read, Key: "k", Out: Out{}}), read(0, 0, true)}, NotLinearizable},
 	} {
 		assert.Check(t, checked(t, Store(), tc.ops...) == tc.want, "%s: want %s", tc.name, tc.want)
 	}

@@ -57,25 +57,26 @@ func TestTheMechanismsAreNamedAsTheFlagSaysAndNoOthers(t *testing.T) {
 }
 
 // TestTheMailboxsAnswersInTheHistorysWords: a claim's token and lease
-// end, a renewal said as one, a refusal's reason and holder, a
+// end (10 ms after the time the call read), a renewal said as one, a refusal's reason and holder, a
 // completion accepted or refused as stale, and a read's row.
 func TestTheMailboxsAnswersInTheHistorysWords(t *testing.T) {
 	t.Parallel()
 	c, clk, _ := opened(t, "mailbox", "k-1")
 	claim := func(actor string) history.Op { return history.Op{Kind: history.Claim, Key: "k-1", Actor: actor} }
 
-	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 100, claim("w1")), history.Out{Result: history.OK, Token: 1, Expires: 100 + LeaseMs}))
-	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 101, claim("w1")), history.Out{Result: history.OK, Token: 1, Expires: 100 + LeaseMs, Renewed: true}))
+	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 100, claim("w1")), history.Out{Result: history.OK, Token: 1, Expires: 110}))
+	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 101, claim("w1")), history.Out{Result: history.OK, Token: 1, Expires: 110, Renewed: true}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 102, claim("w2")), history.Out{Result: history.Refused, Reason: "lease_held", Holder: "w1"}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 103, history.Op{Kind: history.Complete, Key: "k-1", Actor: "w1", Token: 2}),
 		history.Out{Result: history.Refused, Reason: "stale_token"}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 104, history.Op{Kind: history.Read, Key: "k-1"}),
-		history.Out{Result: history.OK, State: "CLAIMED", Holder: "w1", Token: 1, Expires: 100 + LeaseMs}))
+		history.Out{Result: history.OK, State: "CLAIMED", Holder: "w1", Token: 1, Expires: 110}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 105, history.Op{Kind: history.Complete, Key: "k-1", Actor: "w1", Token: 1}),
 		history.Out{Result: history.OK}))
 }
 
-// TestTheQueuesAnswersInTheHistorysWords: a claim's fence and lease end,
+// TestTheQueuesAnswersInTheHistorysWords: a claim's fence and lease end
+// (10 ms on),
 // a refusal naming the holder, a finish accepted, a read's job; the
 // run's jobs are OP-1, OP-2, ... of one unit each, queued.
 func TestTheQueuesAnswersInTheHistorysWords(t *testing.T) {
@@ -91,11 +92,11 @@ func TestTheQueuesAnswersInTheHistorysWords(t *testing.T) {
 	}
 
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 100, history.Op{Kind: history.Claim, Key: "k-1", Actor: "w1"}),
-		history.Out{Result: history.OK, Token: 1, Expires: 100 + LeaseMs}))
+		history.Out{Result: history.OK, Token: 1, Expires: 110}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 101, history.Op{Kind: history.Claim, Key: "k-1", Actor: "w2"}),
 		history.Out{Result: history.Refused, Reason: "lease_held", Holder: "w1"}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 102, history.Op{Kind: history.Read, Key: "k-1"}),
-		history.Out{Result: history.OK, State: "running", Holder: "w1", Token: 1, Expires: 100 + LeaseMs}))
+		history.Out{Result: history.OK, State: "running", Holder: "w1", Token: 1, Expires: 110}))
 	assert.Check(t, cmp.DeepEqual(do(t, c, clk, 103, history.Op{Kind: history.Finish, Key: "k-1", Actor: "w1", Token: 1}),
 		history.Out{Result: history.OK}))
 }
@@ -184,10 +185,12 @@ func TestAWorkerLearnsTokensAndEndsFromTheAnswers(t *testing.T) {
 		{"a read's higher token", history.Op{Kind: history.Read, Key: "k"}, ok(history.Out{Token: 7}), 7, false},
 		{"a read's lower token", history.Op{Kind: history.Read, Key: "k"}, ok(history.Out{Token: 2}), 5, false},
 		{"a read's mark before its token", history.Op{Kind: history.Read, Key: "k"}, ok(history.Out{Mark: 8, Token: 2}), 8, false},
+		{"a read's lower mark", history.Op{Kind: history.Read, Key: "k"}, ok(history.Out{Mark: 3, Token: 9}), 5, false},
 		{"a refusal's higher mark", history.Op{Kind: history.Write, Key: "k", Token: 1}, history.Out{Result: history.Refused, Reason: "stale_token", Mark: 6}, 6, false},
 		{"a refusal's lower mark", history.Op{Kind: history.Write, Key: "k", Token: 1}, history.Out{Result: history.Refused, Reason: "stale_token", Mark: 4}, 5, false},
 		{"an applied fence", history.Op{Kind: history.Apply, Key: "OP-1", Token: 9}, history.Out{Result: "applied"}, 9, false},
 		{"a replayed fence", history.Op{Kind: history.Apply, Key: "OP-1", Token: 9}, history.Out{Result: "replayed"}, 9, false},
+		{"a lower fence replayed", history.Op{Kind: history.Apply, Key: "OP-1", Token: 2}, history.Out{Result: "replayed"}, 5, false},
 		{"a conflict's fence", history.Op{Kind: history.Apply, Key: "OP-1", Token: 9}, history.Out{Result: "conflict"}, 5, false},
 		{"no answer", history.Op{Kind: history.Read, Key: "k"}, history.Out{Result: history.Unknown, Token: 9}, 5, false},
 		{"a completion", history.Op{Kind: history.Complete, Key: "k", Token: 5}, ok(history.Out{}), 5, true},
@@ -208,5 +211,26 @@ func TestAWorkerLearnsTokensAndEndsFromTheAnswers(t *testing.T) {
 		}
 		assert.Check(t, cmp.Equal(v.token[key], tc.token), "%s: the token seen", tc.name)
 		assert.Check(t, cmp.Equal(v.finished[key], tc.finished), "%s: the key seen finished", tc.name)
+	}
+}
+
+// TestACallThatFailsHasNoAnswer: a call the database cannot serve (it
+// is closed) is an error, not an answer: the history records it as
+// unanswered, one that may have taken effect or not.
+func TestACallThatFailsHasNoAnswer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		op   history.Op
+	}{
+		{"mailbox", history.Op{Kind: history.Complete, Key: "k-1", Actor: "w1", Token: 1}},
+		{"queue", history.Op{Kind: history.Finish, Key: "k-1", Actor: "w1", Token: 1}},
+		{"gate", history.Op{Kind: history.Apply, Key: "OP-1", Token: 1, Units: 1}},
+		{"store", history.Op{Kind: history.Write, Key: "k-1", Actor: "w1", Token: 1}},
+	} {
+		c, _, db := opened(t, tc.name, "k-1", "k-2", "k-3")
+		db.Close()
+		out, err := c.Call(t.Context(), tc.op)
+		assert.Check(t, err != nil, "%s: %s on a closed database answered %+v", tc.name, tc.op.Kind, out)
 	}
 }
