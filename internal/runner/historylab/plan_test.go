@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -27,24 +28,35 @@ func TestKillsArePlannedFromTheSeed(t *testing.T) {
 		plan := planKills(7, tc.processes, tc.ops)
 		assert.Check(t, cmp.Len(plan, tc.want), "%d processes x %d calls: kills planned", tc.processes, tc.ops)
 	}
+	after := map[int]bool{}
 	for seed := range int64(200) {
 		for _, k := range planKills(seed, 2, 3) {
 			assert.Assert(t, k.slot >= 0 && k.slot < 2, "seed %d: a kill in slot %d of 2", seed, k.slot)
 			assert.Assert(t, k.after >= 1 && k.after <= 2, "seed %d: a kill after call %d; want 1 or 2 of 3", seed, k.after)
+			after[k.after] = true
 		}
 	}
+	assert.Check(t, cmp.DeepEqual(after, map[int]bool{1: true, 2: true}), "the calls kills come after")
 }
 
 // TestTheRunsPausesComeOnePerHundredCalls: 198 calls are one pause, not
-// two: a pause comes with each full hundred.
+// two: a pause comes with each full hundred; two calls a slot are
+// enough for one. A pause comes after any call of its slot but the
+// last, each of them on some seed; seed 5's plan is the one it always
+// was (two 20 ms pauses of slot 1, after its 56th and 72nd calls).
 func TestTheRunsPausesComeOnePerHundredCalls(t *testing.T) {
 	t.Parallel()
 	assert.Check(t, cmp.Len(planPauses(7, 2, 99), 1))
+	assert.Check(t, cmp.Len(planPauses(7, 2, 2), 1), "two calls a slot")
+	after := map[int]bool{}
 	for seed := range int64(200) {
 		for _, p := range planPauses(seed, 2, 3) {
 			assert.Assert(t, p.After >= 1 && p.After <= 2, "seed %d: a pause after call %d; want 1 or 2 of 3", seed, p.After)
+			after[p.After] = true
 		}
 	}
+	assert.Check(t, cmp.DeepEqual(after, map[int]bool{1: true, 2: true}), "the calls pauses come after")
+	assert.Check(t, slices.Equal(planPauses(5, 2, 100), []pause{{slot: 1, After: 56, Ms: 20}, {slot: 1, After: 72, Ms: 20}}), "seed 5's pauses")
 }
 
 // TestACheckHasTheContractsThirtySeconds: a history the checker cannot
@@ -104,7 +116,8 @@ func TestARunHasAKeyForEveryFourCallsBeyondTheHotOnes(t *testing.T) {
 	db, err := sqlitedb.Open(t.Context(), filepath.Join(dir, "history.db"))
 	assert.NilError(t, err)
 	defer db.Close()
-	var n int
-	assert.NilError(t, db.QueryRow(t.Context(), `SELECT COUNT(*) FROM jobs`).Scan(&n))
+	var n, ends int
+	assert.NilError(t, db.QueryRow(t.Context(), `SELECT COUNT(*), COUNT(*) FILTER (WHERE id IN ('k-1', 'k-13')) FROM jobs`).Scan(&n, &ends))
 	assert.Check(t, cmp.Equal(n, 3+2*20/4), "the run's keys")
+	assert.Check(t, cmp.Equal(ends, 2), "the keys are named k-1 to k-13")
 }
