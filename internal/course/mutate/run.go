@@ -322,7 +322,12 @@ func (m *measurement) isSampled(i int) bool {
 const saveEvery = 50
 
 // saveVerdicts writes the verdict file of every package measured: the
-// verdict of each of its runnable mutants that has one, reused or new.
+// verdict of each of its runnable mutants that has one, reused, new, or
+// stale and not judged again yet (a run interrupted, or saving on the
+// way). A stale line is never reused, since its key differs, but it
+// names the test that killed the mutant last time, which the next
+// judging runs first; dropping it would make that judging run every
+// judge whole.
 func (m *measurement) saveVerdicts() error {
 	byPkg := map[string]map[string]stored{}
 	for _, d := range m.dirs {
@@ -330,7 +335,7 @@ func (m *measurement) saveVerdicts() error {
 	}
 	for _, i := range m.runnable {
 		r := m.results[i]
-		if s, ok := m.stored[r.ID]; ok && s.Key == m.keys[i] && byPkg[r.Package] != nil {
+		if s, ok := m.stored[r.ID]; ok && byPkg[r.Package] != nil {
 			byPkg[r.Package][r.ID] = s
 		}
 	}

@@ -300,3 +300,32 @@ func TestAStoredKillerReadsBackAsTheTestToRunFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestASaveKeepsTheStaleLinesOfMutantsNotJudgedAgainYet: a run that
+// stops half-way (interrupted) writes what it judged, and keeps the
+// stale line of each mutant it did not reach, with its killer, for the
+// next run to try first.
+func TestASaveKeepsTheStaleLinesOfMutantsNotJudgedAgainYet(t *testing.T) {
+	root := t.TempDir()
+	m := &measurement{
+		root: root, dirs: []string{"internal/box"},
+		results:  []Result{{ID: "box:f:not:1", Package: "internal/box"}, {ID: "box:g:not:2", Package: "internal/box"}},
+		runnable: []int{0, 1},
+		keys:     []string{"newkey1", "newkey2"},
+		stored: map[string]stored{
+			"box:f:not:1": {Verdict: Killed, Key: "newkey1", Killer: "internal/box:TestF"},
+			"box:g:not:2": {Verdict: Killed, Key: "oldkey2", Killer: "internal/box:TestG"},
+		},
+	}
+
+	assert.NilError(t, m.saveVerdicts())
+
+	got, err := readVerdicts(root, m.dirs)
+	assert.NilError(t, err)
+	assert.Equal(t, got["box:f:not:1"].Key, "newkey1", "the judged verdict")
+	assert.Equal(t, got["box:g:not:2"].Key, "oldkey2", "the stale line kept, under its old key")
+	k, ok := got["box:g:not:2"].killer()
+	assert.Assert(t, ok, "the stale line keeps its killer")
+	assert.Equal(t, k.test, "TestG")
+	assert.Assert(t, got["box:g:not:2"].Key != m.keys[1], "a stale line's key is not the mutant's: it is judged again, never reused")
+}
