@@ -100,18 +100,10 @@ func pausePastTTL(r *run, c *CaseResult) error {
 		return err
 	}
 	defer stop()
-	ta, err := acquire(c, "A", a)
+	resumeAndWrite, err := r.pausedBeforeWrite(c, a)
 	if err != nil {
 		return err
 	}
-	finish, err := r.checkThenWrite(c, "A", a, ta)
-	if err != nil {
-		return err
-	}
-	if err := Pause(a.Pid); err != nil {
-		return err
-	}
-	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
 	if _, err := acquire(c, "B", b); err != nil {
 		_ = Resume(a.Pid)
 		return err
@@ -119,13 +111,35 @@ func pausePastTTL(r *run, c *CaseResult) error {
 	if err := r.write(c, "B", b, c.highestGranted); err != nil {
 		return err
 	}
-	if err := finish(func() error {
-		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
-		return Resume(a.Pid)
-	}); err != nil {
+	if err := resumeAndWrite(); err != nil {
 		return err
 	}
 	return endSessions(a, b)
+}
+
+// pausedBeforeWrite has A take the lock, check it, and be paused
+// (SIGSTOP) between its check and its write: the stale holder of
+// pause-past-ttl and late-write-before-successor. resumeAndWrite lets A
+// run again (SIGCONT) and waits for its write's answer.
+func (r *run) pausedBeforeWrite(c *CaseResult, a *worker.Process) (resumeAndWrite func() error, err error) {
+	ta, err := acquire(c, "A", a)
+	if err != nil {
+		return nil, err
+	}
+	finish, err := r.checkThenWrite(c, "A", a, ta)
+	if err != nil {
+		return nil, err
+	}
+	if err := Pause(a.Pid); err != nil {
+		return nil, err
+	}
+	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
+	return func() error {
+		return finish(func() error {
+			c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
+			return Resume(a.Pid)
+		})
+	}, nil
 }
 
 func partition(r *run, c *CaseResult) error {
@@ -267,18 +281,10 @@ func lateWriteBeforeSuccessor(r *run, c *CaseResult) error {
 // destination's mark as soon as it holds the lock. Both sessions end with
 // the run.
 func lateWrite(r *run, c *CaseResult, a, b *worker.Process, claimFirst bool) error {
-	ta, err := acquire(c, "A", a)
+	resumeAndWrite, err := r.pausedBeforeWrite(c, a)
 	if err != nil {
 		return err
 	}
-	finish, err := r.checkThenWrite(c, "A", a, ta)
-	if err != nil {
-		return err
-	}
-	if err := Pause(a.Pid); err != nil {
-		return err
-	}
-	c.fault(step{kind: stepPause, worker: "A"}, "A paused (SIGSTOP): no keep-alive reaches the leader")
 	tb, err := acquire(c, "B", b)
 	if err == nil && claimFirst {
 		err = r.claimMark(c, "B", b, tb)
@@ -287,10 +293,7 @@ func lateWrite(r *run, c *CaseResult, a, b *worker.Process, claimFirst bool) err
 		_ = Resume(a.Pid)
 		return err
 	}
-	if err := finish(func() error {
-		c.fault(step{kind: stepResume, worker: "A"}, "A resumed (SIGCONT)")
-		return Resume(a.Pid)
-	}); err != nil {
+	if err := resumeAndWrite(); err != nil {
 		return err
 	}
 	if err := r.write(c, "B", b, tb); err != nil {
