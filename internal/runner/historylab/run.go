@@ -177,11 +177,11 @@ func writeHistory(path string, ops []history.Op) error {
 	if err != nil {
 		return err
 	}
-	if err := history.WriteLines(f, ops); err != nil {
-		f.Close()
-		return err
+	err = history.WriteLines(f, ops)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }
 
 // slots starts the workers, numbers their processes and counts the kills
@@ -226,11 +226,15 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pau
 	if err != nil {
 		return err
 	}
+	// fail stops the slot's worker, whichever it is now, and names it.
+	fail := func(err error) error {
+		p.Stop()
+		return fmt.Errorf("history worker %d: %w", slot+1, err)
+	}
 	for {
 		var pr progress
 		if err := p.Recv(&pr); err != nil {
-			p.Stop()
-			return fmt.Errorf("history worker %d: %w", slot+1, err)
+			return fail(err)
 		}
 		if pr.PauseMs > 0 {
 			if s.stop(ctx, p, pr.PauseMs) {
@@ -239,8 +243,7 @@ func (s *slots) drive(ctx context.Context, slot, ops int, at []int, pauses []pau
 				s.mu.Unlock()
 			}
 			if err := p.Send(progress{Done: pr.Done}); err != nil {
-				p.Stop()
-				return fmt.Errorf("history worker %d: %w", slot+1, err)
+				return fail(err)
 			}
 			continue
 		}

@@ -28,12 +28,13 @@ func TestMain(m *testing.M) {
 // TestPausesArePlannedFromTheSeed: one pause per hundred calls of the
 // run, at least one, each after one of its slot's calls but the last,
 // each two or three leases long, in the order they come; one seed, one
-// plan; with one call per slot there is no call to pause during.
+// plan; with one call per slot there is no call to pause during, with
+// two the second.
 func TestPausesArePlannedFromTheSeed(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		processes, ops, want int
-	}{{4, 100, 4}, {2, 10, 1}, {16, 250, 40}, {3, 1, 0}} {
+	}{{4, 100, 4}, {2, 10, 1}, {16, 250, 40}, {2, 99, 1}, {4, 2, 1}, {3, 1, 0}} {
 		plan := planPauses(7, tc.processes, tc.ops)
 		assert.Check(t, cmp.Len(plan, tc.want), "%d processes x %d calls: pauses planned", tc.processes, tc.ops)
 		assert.Check(t, slices.Equal(plan, planPauses(7, tc.processes, tc.ops)), "one seed, one plan")
@@ -49,6 +50,11 @@ func TestPausesArePlannedFromTheSeed(t *testing.T) {
 		lengths[p.Ms] = true
 	}
 	assert.Check(t, cmp.Len(lengths, 2), "forty pauses, and not both lengths among them")
+	after := map[int]bool{}
+	for _, p := range planPauses(7, 1000, 3) {
+		after[p.After] = true
+	}
+	assert.Check(t, cmp.DeepEqual(after, map[int]bool{1: true, 2: true}), "thirty pauses in slots of three calls: after which calls")
 }
 
 // TestAPausedCallCarriesTheTimeItReadBeforeThePause: a run of real
