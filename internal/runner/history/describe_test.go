@@ -14,8 +14,9 @@ import (
 // TestThePageSaysWhyACallWasRefused: the label of an operation on the
 // checker's page is how a learner finds the one with no place, so it
 // names what the answer said: no answer at all, the holder a refusal
-// names, the mark a refused write or completion was measured against
-// (a completion that names no mark shows none), or only the reason.
+// names, the mark a refused write, claim of the mark or completion was
+// measured against (a completion that names no mark shows none), or
+// only the reason.
 func TestThePageSaysWhyACallWasRefused(t *testing.T) {
 	t.Parallel()
 	answered := func(op Op, out Out) Op {
@@ -44,6 +45,10 @@ func TestThePageSaysWhyACallWasRefused(t *testing.T) {
 			"w1 write k1 token 3 -> refused stale_token (mark 5)"},
 		{"a write against no mark yet", answered(write, Out{Result: Refused, Reason: "stale_token"}),
 			"w1 write k1 token 3 -> refused stale_token (mark 0)"},
+		{"a claim of the mark against a higher one", answered(Op{Kind: ClaimMark, Key: "k1", Actor: "w1", Token: 3}, Out{Result: Refused, Reason: "stale_token", Mark: 5}),
+			"w1 claim-mark k1 token 3 -> refused stale_token (mark 5)"},
+		{"a claim of the mark against none yet", answered(Op{Kind: ClaimMark, Key: "k1", Actor: "w1", Token: 3}, Out{Result: Refused, Reason: "stale_token"}),
+			"w1 claim-mark k1 token 3 -> refused stale_token (mark 0)"},
 		{"a completion against the mark", answered(complete, Out{Result: Refused, Reason: "stale_token", Mark: 5}),
 			"w1 complete k1 token 3 -> refused stale_token (mark 5)"},
 		{"a completion that names no mark", answered(complete, Out{Result: Refused, Reason: "not_holder"}),

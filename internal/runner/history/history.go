@@ -27,7 +27,10 @@ const (
 	Finish   Kind = "finish"   // queue: finish the job under its fence
 	Apply    Kind = "apply"    // gate: apply an operation under a fence
 	Write    Kind = "write"    // store: one effect under a token
-	Read     Kind = "read"     // every mechanism: the key as committed
+	// ClaimMark: store, a new holder raises the key's mark to its token
+	// before it works (chapter 10's remedy), or is told it is stale.
+	ClaimMark Kind = "claim-mark"
+	Read      Kind = "read" // every mechanism: the key as committed
 )
 
 // The results an operation records.

@@ -235,6 +235,59 @@ func TestCompletingAKeyTwiceIsRefusedTerminal(t *testing.T) {
 	assert.Equal(t, v, NotLinearizable, "k completed twice")
 }
 
+func claimMarkOp(token int64, out Out) Op {
+	return Op{Kind: ClaimMark, Key: "k", Actor: "w", Token: token, Out: out}
+}
+
+func readMark(p int, from, to, mark, writes int64) Op {
+	return call(p, from, to, Op{Kind: Read, Key: "k", Out: Out{Result: OK, Mark: mark, Count: writes}})
+}
+
+func TestAClaimOfTheMarkFencesEarlierTokensBeforeAnyWrite(t *testing.T) {
+	claimed := call(1, 0, 10, claimMarkOp(5, Out{Result: OK}))
+	stale := Out{Result: Refused, Reason: "stale_token", Mark: 5}
+	assert.Equal(t, checked(t, Store(), claimed, call(2, 20, 30, writeOp("k", 4, stale))), Linearizable,
+		"mark claimed at 5, no write yet: token 4's write is refused stale, mark 5")
+	assert.Equal(t, checked(t, Store(), claimed, call(2, 20, 30, writeOp("k", 4, Out{Result: OK}))), NotLinearizable,
+		"token 4's write accepted after the mark was claimed at 5: the late write the claim exists to stop")
+	assert.Equal(t, checked(t, Store(), claimed, call(2, 20, 30, writeOp("k", 5, Out{Result: OK})), readMark(3, 40, 50, 5, 1)), Linearizable,
+		"the claimer's own write at 5 is accepted, one effect")
+	assert.Equal(t, checked(t, Store(), claimed, readMark(2, 20, 30, 5, 0)), Linearizable,
+		"a claim of the mark raises the mark and writes nothing")
+	assert.Equal(t, checked(t, Store(), claimed, readMark(2, 20, 30, 5, 1)), NotLinearizable,
+		"a claim of the mark is no effect: a read counting one write has no place")
+	assert.Equal(t, checked(t, Store(), claimed, readMark(2, 20, 30, 0, 0)), NotLinearizable,
+		"after the claim at 5 returned, a read of mark 0 has no place")
+}
+
+func TestAClaimOfTheMarkBelowItIsRefusedWithTheMark(t *testing.T) {
+	first := call(1, 0, 10, claimMarkOp(5, Out{Result: OK}))
+	v := checked(t, Store(), first, call(2, 20, 30, claimMarkOp(4, Out{Result: Refused, Reason: "stale_token", Mark: 5})))
+	assert.Equal(t, v, Linearizable, "a claim at 4 after 5 is refused stale, mark 5")
+	v = checked(t, Store(), first, call(2, 20, 30, claimMarkOp(4, Out{Result: OK})))
+	assert.Equal(t, v, NotLinearizable, "a claim at 4 accepted after the mark was claimed at 5")
+	v = checked(t, Store(), first, call(2, 20, 30, claimMarkOp(4, Out{Result: Refused, Reason: "stale_token", Mark: 4})))
+	assert.Equal(t, v, NotLinearizable, "a refusal must name the mark it was judged by, 5, not 4")
+	v = checked(t, Store(), first, call(2, 20, 30, claimMarkOp(5, Out{Result: OK})))
+	assert.Equal(t, v, Linearizable, "the holder claiming its own mark again is accepted")
+	v = checked(t, Store(), first, call(2, 20, 30, claimMarkOp(5, Out{Result: Refused, Reason: "stale_token", Mark: 5})))
+	assert.Equal(t, v, NotLinearizable, "a claim at the mark itself is not stale")
+	v = checked(t, Store(), call(1, 0, 10, writeOp("k", 6, Out{Result: OK})), call(2, 20, 30, claimMarkOp(5, Out{Result: Refused, Reason: "stale_token", Mark: 6})))
+	assert.Equal(t, v, Linearizable, "a write at 6 raised the mark: a claim at 5 after it is stale")
+}
+
+func TestAClaimOfTheMarkWithNoAnswerMayHaveTakenEffectOrNot(t *testing.T) {
+	lost := call(1, 0, 0, claimMarkOp(5, Out{}))
+	assert.Equal(t, checked(t, Store(), lost, call(2, 20, 30, writeOp("k", 4, Out{Result: OK}))), Linearizable,
+		"the claim at 5 may not have happened: token 4's write may be accepted")
+	assert.Equal(t, checked(t, Store(), lost, call(2, 20, 30, writeOp("k", 4, Out{Result: Refused, Reason: "stale_token", Mark: 5}))), Linearizable,
+		"the claim at 5 may have happened: token 4's write may be refused, mark 5")
+	assert.Equal(t, checked(t, Store(), lost, readMark(2, 20, 30, 5, 1)), NotLinearizable,
+		"whether or not it happened, a claim of the mark writes nothing")
+	assert.Equal(t, checked(t, Store(), lost, readMark(2, 20, 30, 6, 0)), NotLinearizable,
+		"a lost claim at 5 cannot leave the mark at 6")
+}
+
 // The check itself.
 
 func TestAHistoryTheBudgetCannotDecideIsUnknownNeverTrue(t *testing.T) {

@@ -102,7 +102,7 @@ func describe(op Op) string {
 		return call + " -> no answer"
 	case o.Result == Refused && o.Holder != "":
 		return fmt.Sprintf("%s -> refused %s (held by %s)", call, o.Reason, o.Holder)
-	case o.Result == Refused && (op.Kind == Write || op.Kind == Complete && o.Mark != 0):
+	case o.Result == Refused && (op.Kind == Write || op.Kind == ClaimMark || op.Kind == Complete && o.Mark != 0):
 		return fmt.Sprintf("%s -> refused %s (mark %d)", call, o.Reason, o.Mark)
 	case o.Result == Refused:
 		return fmt.Sprintf("%s -> refused %s", call, o.Reason)

@@ -5,7 +5,8 @@ import "fmt"
 // This file holds the fenced store's specification (chapter 10's
 // destination): a write is accepted unless its token is below the key's
 // mark, and counts one effect each time, a repeat with the same token
-// included; a completion happens once.
+// included; a completion happens once; a claim of the mark raises it
+// with no effect, unless its token is below it.
 
 // storeKey is one key of the store.
 type storeKey struct {
@@ -40,6 +41,11 @@ func storeAnswer(s storeKey, op Op) (bool, storeKey) {
 		// Accepted, the same token as the last accepted one included:
 		// the store keeps no receipt, so a repeat is a second effect.
 		return o.Result == OK, storeKey{Mark: max(s.Mark, op.Token), Writes: s.Writes + 1, Done: s.Done}
+	case ClaimMark:
+		if op.Token < s.Mark {
+			return refused("stale_token"), s
+		}
+		return o.Result == OK, storeKey{Mark: op.Token, Writes: s.Writes, Done: s.Done}
 	case Complete:
 		switch {
 		case s.Done:
@@ -59,6 +65,8 @@ func storeEffect(s storeKey, op Op) (storeKey, bool) {
 	case op.Token < s.Mark:
 	case op.Kind == Write:
 		return storeKey{Mark: max(s.Mark, op.Token), Writes: s.Writes + 1, Done: s.Done}, true
+	case op.Kind == ClaimMark:
+		return storeKey{Mark: op.Token, Writes: s.Writes, Done: s.Done}, true
 	case op.Kind == Complete && !s.Done:
 		return storeKey{Mark: max(s.Mark, op.Token), Writes: s.Writes, Done: true}, true
 	}
