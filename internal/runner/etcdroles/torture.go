@@ -9,7 +9,9 @@ package etcdroles
 // (SIGSTOP) for longer than its lease. Every answer goes to its record
 // file the moment it arrives, and every write is recorded the moment
 // before it is sent. Its store fences the writes or not, as the run's
-// --fence says.
+// --fence says. Every call on the store also goes to its history file,
+// the moment before it is made and again when its answer comes, for
+// torture --check linearizable.
 
 import (
 	"context"
@@ -25,6 +27,7 @@ import (
 	"github.com/fencelab/fencelab/internal/etcdlock"
 	"github.com/fencelab/fencelab/internal/fencedstore"
 	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/runner/history"
 	"github.com/fencelab/fencelab/internal/runner/torturelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -50,6 +53,7 @@ type tortureWorker struct {
 	store   *fencedstore.Store
 	link    *worker.Link
 	rec     *torturelab.Recorder
+	hist    *history.Recorder
 	pauses  *torturelab.EtcdPauses
 	pick    *rand.Rand
 	session *concurrency.Session
@@ -78,8 +82,14 @@ func runTortureWorker(ctx context.Context, args []string, link *worker.Link) err
 		return err
 	}
 	defer rec.Close()
+	hf, err := os.OpenFile(a.History, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer hf.Close()
 	w := &tortureWorker{
 		a: a, cli: cli, db: db, store: fencedstore.Open(db, a.Contract()), link: link, rec: rec,
+		hist:   history.NewRecorder(hf, a.HistoryProcess()),
 		pauses: torturelab.NewEtcdPauses(a.Seed, a.Slot, a.Start, a.TTL),
 		pick:   rand.New(rand.NewPCG(uint64(a.Seed), uint64(a.Slot)<<32|uint64(a.Start))),
 		calls:  calls,
@@ -154,15 +164,19 @@ func (w *tortureWorker) work(ctx context.Context, key string) error {
 		defer cancel()
 		_ = lock.Release(rctx)
 	}()
-	r, err := w.store.Get(ctx, key)
-	if err != nil || r.DoneToken != 0 {
-		return nil // done by someone else meanwhile: nothing to do
+	if done, err := w.read(ctx, key); err != nil || done {
+		return err // done by someone else meanwhile: nothing to do
 	}
 	// Chapter 10's remedy: the new holder claims the store's mark with its
 	// token before it works, so that from here on every earlier holder's
 	// late write is refused, not only those that come after this one's
 	// first write. A refused claim means a newer holder has claimed it.
-	merr := w.store.ClaimMark(ctx, key, lock.Token(), w.a.Owner)
+	merr, err := w.stored(history.ClaimMark, key, lock.Token(), func() error {
+		return w.store.ClaimMark(ctx, key, lock.Token(), w.a.Owner)
+	})
+	if err != nil {
+		return err
+	}
 	if ok, err := w.answer(audit.Record{Op: "claim-mark", ID: key, Token: lock.Token()}, merr); !ok || err != nil {
 		return err
 	}
@@ -176,12 +190,27 @@ func (w *tortureWorker) work(ctx context.Context, key string) error {
 		if err := w.note(audit.Record{Op: "write", ID: key, Token: token, Result: torturelab.Sent}); err != nil {
 			return err
 		}
-		return w.store.Write(ctx, key, token, w.a.Owner)
+		werr, err := w.stored(history.Write, key, token, func() error {
+			return w.store.Write(ctx, key, token, w.a.Owner)
+		})
+		if err != nil {
+			return &recordError{err}
+		}
+		return werr
 	})
+	var rerr *recordError
+	if errors.As(err, &rerr) {
+		return rerr.err
+	}
 	if ok, err := w.answer(audit.Record{Op: "write", ID: key, Token: lock.Token()}, err); !ok || err != nil {
 		return err
 	}
-	cerr := w.store.Complete(ctx, key, lock.Token(), w.a.Owner)
+	cerr, err := w.stored(history.Complete, key, lock.Token(), func() error {
+		return w.store.Complete(ctx, key, lock.Token(), w.a.Owner)
+	})
+	if err != nil {
+		return err
+	}
 	_, err = w.answer(audit.Record{Op: "complete", ID: key, Token: lock.Token()}, cerr)
 	return err
 }
@@ -223,7 +252,7 @@ func (w *tortureWorker) pauseFor(ms int64, key string, token int64) error {
 	if err := w.note(audit.Record{Op: "pause", ID: key, Token: token, PauseMs: ms, PastLease: true}); err != nil {
 		return err
 	}
-	if err := w.link.Send(torturelab.PauseRequest{PauseMs: ms}); err != nil {
+	if err := w.link.Send(torturelab.PauseRequest{PauseMs: ms, Key: key, Token: token}); err != nil {
 		return err
 	}
 	var resumed torturelab.PauseRequest
@@ -255,3 +284,52 @@ func (w *tortureWorker) note(rec audit.Record) error {
 	rec.At = clock.Wall{}.Now()
 	return w.rec.Write(rec)
 }
+
+// read reads key from the store, records the read in the history, and
+// says whether the key is completed (a key it could not read counts as
+// completed: the worker looks for another). Its error is one the
+// history could not record.
+func (w *tortureWorker) read(ctx context.Context, key string) (bool, error) {
+	answered, err := w.hist.Call(history.Op{Kind: history.Read, Key: key, Actor: w.a.Owner})
+	if err != nil {
+		return false, err
+	}
+	r, gerr := w.store.Get(ctx, key)
+	if gerr != nil {
+		return true, answered(history.Out{Result: history.Unknown})
+	}
+	return r.DoneToken != 0, answered(history.Out{Result: history.OK, Mark: r.Mark, Count: r.Writes, Done: r.DoneToken != 0})
+}
+
+// stored makes one call on the store (do) and records it in the
+// history: the call the moment before, its answer the moment after. It
+// returns the call's error, and apart from it an error writing the
+// history, which ends the worker.
+func (w *tortureWorker) stored(kind history.Kind, key string, token int64, do func() error) (callErr, recErr error) {
+	answered, err := w.hist.Call(history.Op{Kind: kind, Key: key, Actor: w.a.Owner, Token: token})
+	if err != nil {
+		return nil, err
+	}
+	callErr = do()
+	return callErr, answered(storeOut(callErr))
+}
+
+// storeOut is the store's answer as the history writes it: accepted,
+// refused with its reason and the mark it was judged by, or no answer
+// (a call that failed may have taken effect or not).
+func storeOut(err error) history.Out {
+	var r *fencedstore.Refusal
+	switch {
+	case err == nil:
+		return history.Out{Result: history.OK}
+	case errors.As(err, &r):
+		return history.Out{Result: history.Refused, Reason: string(r.Reason), Mark: r.Mark}
+	}
+	return history.Out{Result: history.Unknown}
+}
+
+// recordError carries an error writing the history out of lock.Fenced,
+// apart from the store's answer.
+type recordError struct{ err error }
+
+func (e *recordError) Error() string { return e.err.Error() }

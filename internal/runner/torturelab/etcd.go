@@ -11,7 +11,9 @@ package torturelab
 // The audit reads the store's own log of what it accepted, and judges
 // every accepted write against the locks the workers recorded winning
 // (grants.go). With --fence off the store compares no tokens, so that
-// the stale writes show.
+// the stale writes show. Every worker also keeps a history of its calls
+// on the store; --check linearizable checks it with porcupine against
+// the fenced store's specification (package history).
 
 import (
 	"context"
@@ -20,12 +22,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/fencedstore"
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/history"
 	"github.com/fencelab/fencelab/internal/runner/lockservicelab"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
@@ -33,6 +37,22 @@ import (
 
 // storeFile is the fenced store of an etcd run.
 const storeFile = "destination.db"
+
+// historyDir holds one history file per worker process: its calls on
+// the store, in package history's words.
+const historyDir = "history"
+
+// checkBudget bounds the linearizability check of one run's history. A
+// history split by key is small per key, and a default run's takes well
+// under a second; the budget is for a history it cannot decide, which
+// then says "unknown".
+const checkBudget = 30 * time.Second
+
+// historyCheck is what --check and --visualize ask of an etcd run.
+type historyCheck struct {
+	on   bool
+	page string // the page's path, or ""
+}
 
 // etcdPlan is the plan of an etcd run: the mailbox plan's worker kills
 // and owner names, and the member kills. A kill is armed once the store
@@ -80,25 +100,31 @@ type etcdRun struct {
 	plan    etcdPlan
 	store   string
 	records string
+	history string
 	db      *sqlitedb.DB
 	cl      *lockservicelab.Cluster
 	mkills  int // member kills done
+	// paused counts the workers stopped now (pause): awaitSuccessor
+	// resumes a worker rather than wait when no other one runs.
+	paused atomic.Int64
 	// When each member kill was done, for the picture.
 	membersKilledAt []killMark
 }
 
 // runEtcd performs an etcd torture run and audits the store.
-func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence bool) (*etcdResult, error) {
+func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence bool, check historyCheck) (*etcdResult, error) {
 	began := time.Now()
 	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
 	p := newEtcdPlan(base.Seed, base.processes, messages, len(base.Kills), base.LeaseMs, fence)
 	c := &etcdRun{
-		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir),
+		plan: p, store: filepath.Join(env.Dir, storeFile), records: filepath.Join(env.Dir, recordsDir), history: filepath.Join(env.Dir, historyDir),
 		crewDriver: newCrewDriver(p.Owners[:p.processes], p.Kills, worker.Start, EtcdWorkerRole, stallLimit(int64(p.TTL)*1000)),
 	}
 	c.argsOf, c.crewDriver.pause = c.args, c.pause
-	if err := os.Mkdir(c.records, 0o755); err != nil {
-		return nil, err
+	for _, dir := range []string{c.records, c.history} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	db, err := sqlitedb.Open(ctx, c.store)
 	if err != nil {
@@ -137,11 +163,36 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence
 	res := summarizeEtcd(p, messages, logs, d, f)
 	res.Killed, res.MembersKilled, res.Ended = c.kills, c.mkills, ended
 	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, members: c.membersKilledAt, findings: f.Findings}
+	if check.on {
+		if res.Check, err = c.checkHistory(check.page); err != nil {
+			return nil, err
+		}
+	}
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
 	if !f.Clean() {
 		return res, cli.Findingf("%s", f.Summary())
 	}
+	if res.Check != nil && res.Check.Linearizable == false {
+		return res, cli.Findingf("the store's history of calls is not linearizable: no order of the calls, each placed between its call and its return, gives every answer the store gave")
+	}
 	return res, nil
+}
+
+// checkHistory merges the workers' histories and checks them against the
+// fenced store's specification, and draws porcupine's page at page if
+// it is not "".
+func (c *etcdRun) checkHistory(page string) (*checked, error) {
+	ops, err := history.Merge(filepath.Join(c.history, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	r := history.Check(history.Store(), ops, checkBudget)
+	if page != "" {
+		if err := r.Visualize(page); err != nil {
+			return nil, fmt.Errorf("write %s: %w", page, err)
+		}
+	}
+	return &checked{Linearizable: r.Verdict.JSON(), Operations: r.Operations, Seconds: r.Seconds}, nil
 }
 
 // fillStore creates the store with a key per message.
@@ -164,18 +215,55 @@ func fillStore(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, er
 func (c *etcdRun) args(slot, start int, owner string) []string {
 	return EtcdWorkerArgs{
 		Endpoints: c.cl.Endpoints(), Store: c.store, Records: filepath.Join(c.records, recordFile(slot, start)),
-		Owner: owner, Slot: slot, Start: start, Seed: c.plan.Seed, TTL: c.plan.TTL, Fence: c.plan.Fence,
+		History: filepath.Join(c.history, recordFile(slot, start)),
+		Owner:   owner, Slot: slot, Start: start, Seed: c.plan.Seed, TTL: c.plan.TTL, Fence: c.plan.Fence,
 	}.encode()
 }
 
-// pause stops p for the time it asked, resumes it, and tells it so.
+// pause stops p for the time it asked and then until a successor has
+// claimed the mark of the key p holds (awaitSuccessor), resumes it, and
+// tells it so. The time asked is past the lease, but on a busy machine
+// the other workers may not get to that key before it is up; the wait
+// makes every pause test the fence: p's write comes after a newer
+// holder's claim, and the store must refuse it (--fence on).
 func (c *etcdRun) pause(p *worker.Process, req PauseRequest) {
 	if lockservicelab.Pause(p.Pid) != nil {
 		return // it is gone
 	}
+	c.paused.Add(1)
 	time.Sleep(time.Duration(req.PauseMs) * time.Millisecond)
+	c.awaitSuccessor(p, req)
 	_ = lockservicelab.Resume(p.Pid)
+	c.paused.Add(-1)
 	_ = p.Send(req)
+}
+
+// successorPoll is how often a paused worker's parent reads the store
+// for its successor's claim.
+const successorPoll = 20 * time.Millisecond
+
+// awaitSuccessor returns once the store's mark for req.Key is past
+// req.Token, or the key is completed, or p has ended (killed by the
+// plan), or every worker is paused (no successor can come), or the
+// run's stall limit has passed. A run never waits for good on a
+// successor; a pause that no successor followed tests nothing, and the
+// audit's fence_tested says whether any did.
+func (c *etcdRun) awaitSuccessor(p *worker.Process, req PauseRequest) {
+	giveUp := time.Now().Add(c.stall)
+	for time.Now().Before(giveUp) && c.paused.Load() < int64(c.plan.processes) {
+		select {
+		case <-p.Done():
+			return
+		default:
+		}
+		var mark int64
+		var done bool
+		err := c.db.QueryRow(context.Background(), `SELECT mark, done_token IS NOT NULL FROM resources WHERE key = ?`, req.Key).Scan(&mark, &done)
+		if err != nil || mark > req.Token || done {
+			return
+		}
+		time.Sleep(successorPoll)
+	}
 }
 
 // countEvery is how many ticks an etcd run's coordinator lets pass

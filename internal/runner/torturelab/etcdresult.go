@@ -34,7 +34,10 @@ type etcdResult struct {
 	Records         records   `json:"records"`
 	Audit           etcdAudit `json:"audit"`
 	Plan            etcdPlan  `json:"plan"`
-	Seconds         float64   `json:"seconds"`
+	// Check is the linearizability check of the store's history, only
+	// with --check.
+	Check   *checked `json:"check,omitempty"`
+	Seconds float64  `json:"seconds"`
 	// story is what the picture draws; the JSON leaves it out.
 	story story
 }
@@ -129,4 +132,11 @@ func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destinati
 		}
 	}
 	return res
+}
+
+// checked is what torture --check linearizable found.
+type checked struct {
+	Linearizable any     `json:"linearizable"` // true, false or "unknown"
+	Operations   int     `json:"operations"`
+	Seconds      float64 `json:"seconds"` // the check's time
 }

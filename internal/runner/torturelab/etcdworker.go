@@ -25,11 +25,14 @@ type EtcdWorkerArgs struct {
 	Endpoints []string `json:"endpoints"`
 	Store     string   `json:"store"`
 	Records   string   `json:"records"` // the worker's own record file, not yet created
-	Owner     string   `json:"owner"`
-	Slot      int      `json:"slot"`
-	Start     int      `json:"start"`
-	Seed      int64    `json:"seed"`
-	TTL       int      `json:"ttl"` // seconds, of every session
+	// History is the worker's own file of store calls, not yet created,
+	// in the words of package history (torture --check linearizable).
+	History string `json:"history"`
+	Owner   string `json:"owner"`
+	Slot    int    `json:"slot"`
+	Start   int    `json:"start"`
+	Seed    int64  `json:"seed"`
+	TTL     int    `json:"ttl"` // seconds, of every session
 	// Fence says whether the worker's store compares tokens (--fence on)
 	// or accepts every write (--fence off, the weakened destination).
 	Fence bool `json:"fence"`
@@ -50,6 +53,10 @@ func (a EtcdWorkerArgs) Contract() fencedstore.Contract {
 // (grants.go) rests on it.
 const Sent = "sent"
 
+// HistoryProcess is the number the history gives the start-th process
+// of slot: one of its own for every process a run starts.
+func (a EtcdWorkerArgs) HistoryProcess() int { return (a.Slot+1)*1000 + a.Start }
+
 func (a EtcdWorkerArgs) encode() []string {
 	b, _ := json.Marshal(a) // plain strings and numbers: never fails
 	return []string{string(b)}
@@ -65,11 +72,15 @@ func DecodeEtcdWorkerArgs(args []string) (EtcdWorkerArgs, error) {
 }
 
 // PauseRequest is what a worker sends its parent to be stopped (SIGSTOP)
-// for PauseMs: a real pause, in which no keep-alive leaves the process.
-// The parent answers with a PauseRequest of its own once it has resumed
-// the worker (SIGCONT).
+// for PauseMs at least: a real pause, in which no keep-alive leaves the
+// process. Key and Token name the lock it holds; an etcd run's parent
+// keeps the worker stopped past PauseMs until a successor has claimed
+// that key's mark (etcd.go). The parent answers with a PauseRequest of
+// its own once it has resumed the worker (SIGCONT).
 type PauseRequest struct {
-	PauseMs int64 `json:"pause_ms"`
+	PauseMs int64  `json:"pause_ms"`
+	Key     string `json:"key,omitempty"`
+	Token   int64  `json:"token,omitempty"`
 }
 
 // Recorder appends one worker process's records to its file, each line

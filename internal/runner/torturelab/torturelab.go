@@ -43,6 +43,9 @@ const (
 	fenceOff = "off"
 )
 
+// checkLinearizable is the one check --check knows.
+const checkLinearizable = "linearizable"
+
 // fenceWord is --fence's value for fence.
 func fenceWord(fence bool) string {
 	if fence {
@@ -65,6 +68,7 @@ var (
 type flags struct {
 	processes, messages, kills, leaseMs, seed int
 	lock, fence                               string
+	check, visualize                          string
 	fs                                        *flag.FlagSet
 	// handOff runs the etcd companion in place of this process, for a
 	// fencelab built without etcd; a test replaces it.
@@ -79,6 +83,8 @@ func newFlags(fs *flag.FlagSet) *flags {
 	leaseMsFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
 	fs.StringVar(&f.lock, "lock", lockMailbox, "where the authority comes from: `mailbox|etcd` (etcd: a three-member etcd cluster's locks, and a store fenced by their revisions)")
 	fs.StringVar(&f.fence, "fence", fenceOn, "whether the fenced store of --lock etcd checks the token: `on|off` (off: the weakened store, so that stale writes show)")
+	fs.StringVar(&f.check, "check", "", "check the store's history of calls with --lock etcd: `linearizable` (porcupine, against the fenced store's sequential specification)")
+	fs.StringVar(&f.visualize, "visualize", "", "write porcupine's page of the checked history to `FILE.html` (needs --check)")
 	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` a non-negative decimal integer (default: a random one, printed)")
 	return f
 }
@@ -92,6 +98,17 @@ func (f *flags) Validate() error {
 	}
 	if f.fence == fenceOff && f.lock != lockEtcd {
 		return cli.Usagef("--fence off needs --lock etcd: a mailbox run has no fenced store")
+	}
+	if f.check != "" {
+		if err := cli.OneOf("check", f.check, []string{checkLinearizable}); err != nil {
+			return err
+		}
+		if f.lock != lockEtcd {
+			return cli.Usagef("--check linearizable needs --lock etcd: a mailbox run records no history of its calls")
+		}
+	}
+	if f.visualize != "" && f.check == "" {
+		return cli.Usagef("--visualize needs --check linearizable: the page draws what the check found")
 	}
 	for _, c := range []struct {
 		flag cli.IntFlag
@@ -119,7 +136,7 @@ func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
 		if !companion.Linked() {
 			return nil, f.handOff(ctx, env)
 		}
-		return runEtcd(ctx, env, p, f.messages, f.fence == fenceOn)
+		return runEtcd(ctx, env, p, f.messages, f.fence == fenceOn, historyCheck{on: f.check != "", page: f.visualize})
 	}
 	return run(ctx, env, p, f.messages)
 }

@@ -85,6 +85,37 @@ func TestTheFenceIsOnOrOffAndOffNeedsEtcd(t *testing.T) {
 	}
 }
 
+// TestTheCheckIsLinearizableAndNeedsTheHistoryOfAnEtcdRun: --check
+// knows one word, linearizable; only an etcd run records a history of
+// its calls (the mailbox run's workers keep none), and --visualize draws
+// what a check found, so it needs --check. Each refusal says why.
+func TestTheCheckIsLinearizableAndNeedsTheHistoryOfAnEtcdRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the refusal, or "" for a run
+	}{
+		{"etcd", []string{"--lock", lockEtcd, "--check", "linearizable"}, ""},
+		{"etcd-off-page", []string{"--lock", lockEtcd, "--fence", fenceOff, "--check", "linearizable", "--visualize", "h.html"}, ""},
+		{"no-check", []string{"--lock", lockEtcd}, ""},
+		{"mailbox", []string{"--check", "linearizable"}, "--check linearizable needs --lock etcd: a mailbox run records no history of its calls"},
+		{"unknown-word", []string{"--lock", lockEtcd, "--check", "serializable"}, `--check "serializable" is not allowed: want one of linearizable`},
+		{"page-without-check", []string{"--lock", lockEtcd, "--visualize", "h.html"}, "--visualize needs --check linearizable: the page draws what the check found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parsed(t, tc.args...)
+			if tc.want == "" {
+				assert.NilError(t, err)
+				return
+			}
+			var usage *cli.UsageError
+			assert.Check(t, errors.As(err, &usage), "Validate(%v) = %v: want misuse", tc.args, err)
+			assert.Check(t, cmp.ErrorContains(err, tc.want))
+		})
+	}
+}
+
 // TestASeedGivenIsKeptAndNoneIsDrawn: --seed fixes the plan, 0 included;
 // without it every run draws its own seed, whatever other flags say.
 func TestASeedGivenIsKeptAndNoneIsDrawn(t *testing.T) {
