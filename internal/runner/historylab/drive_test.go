@@ -27,6 +27,7 @@ import (
 type launches struct {
 	mu    sync.Mutex
 	plans []workerArgs
+	procs []*worker.Process // the processes started, in order
 }
 
 // starter wraps start so that every plan it starts is recorded first.
@@ -39,8 +40,18 @@ func (l *launches) starter(start worker.Starter) worker.Starter {
 		l.mu.Lock()
 		l.plans = append(l.plans, a)
 		l.mu.Unlock()
-		return start(ctx, r, args...)
+		p, err := start(ctx, r, args...)
+		l.mu.Lock()
+		l.procs = append(l.procs, p)
+		l.mu.Unlock()
+		return p, err
 	}
+}
+
+func (l *launches) processes() []*worker.Process {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.procs)
 }
 
 func (l *launches) all() []workerArgs {
@@ -168,6 +179,18 @@ func TestAKilledWorkerIsReplacedWhereItStopped(t *testing.T) {
 		"the processes of slot 2 (three slots, three processes started before), killed after calls 1 and 4:\n got %+v\nwant %+v", got, want)
 	assert.Check(t, cmp.Equal(s.kills, 2), "kills counted")
 	assert.Check(t, cmp.Equal(s.pauses, 0), "pauses counted, none asked for")
+	procs := l.processes()
+	assert.Assert(t, cmp.Len(procs, 3))
+	for i, p := range procs[:2] {
+		select {
+		case <-p.Done():
+		case <-time.After(5 * time.Second):
+			t.Fatalf("process %d was replaced, so it must have been killed, yet it still runs beside its replacement", want[i].process)
+		}
+		assert.Check(t, !p.Exit().Normal, "process %d was replaced, so it must have been killed, not left to go on beside its replacement: it ended %+v", want[i].process, p.Exit())
+	}
+	<-procs[2].Done()
+	assert.Check(t, procs[2].Exit().Normal, "the last process made its calls and exited by itself: %+v", procs[2].Exit())
 }
 
 // TestASlotWithoutKillsKeepsItsFirstProcess: no planned kill, one
