@@ -120,10 +120,12 @@ func (r *Runner) goCmd() string {
 }
 
 // command returns name with args, to run in dir, with Env and the scratch
-// TMPDIR in its environment. A cancelled ctx kills it; its output pipes
-// are given five seconds to close after that.
+// TMPDIR in its environment. A cancelled ctx kills it and every process
+// it started (ownGroup); its output pipes are given five seconds to close
+// after that.
 func (r *Runner) command(ctx context.Context, dir, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
+	ownGroup(cmd)
 	cmd.Dir = dir
 	cmd.Env = append(cmd.Environ(), r.Env...)
 	if r.scratch != "" {
