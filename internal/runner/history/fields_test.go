@@ -38,7 +38,7 @@ func eachFieldCounts(t *testing.T, s Spec, history []Op, changes []perturbed) {
 func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
 	t.Run("renewal", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 110, Renewed: true}))},
 			[]perturbed{
 				{"another token", func(o *Out) { o.Token = 6 }},
@@ -48,7 +48,7 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			})
 	})
 	t.Run("refusal", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(2, 20, 30, claimOp("b", "m", 105, Out{Result: Refused, Reason: "lease_held", Holder: "a"}))},
 			[]perturbed{
 				{"another holder", func(o *Out) { o.Holder = "c" }},
@@ -57,7 +57,7 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			})
 	})
 	t.Run("takeover", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(2, 20, 30, claimOp("b", "m", 110, won(6, 110)))},
 			[]perturbed{
 				{"another lease end", func(o *Out) { o.Expires = 121 }},
@@ -66,14 +66,14 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			})
 	})
 	t.Run("completion", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}})},
 			[]perturbed{
 				{"a refusal", func(o *Out) { o.Result, o.Reason = Refused, "stale_token" }},
 			})
 	})
 	t.Run("stale-completion", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{Result: Refused, Reason: "stale_token"}})},
 			[]perturbed{
 				{"another reason", func(o *Out) { o.Reason = "terminal" }},
@@ -81,7 +81,7 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			})
 	})
 	t.Run("claim-of-a-done-message", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}),
 			call(2, 40, 50, claimOp("b", "m", 200, Out{Result: Refused, Reason: "not_claimable"}))},
 			[]perturbed{
@@ -90,14 +90,33 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			})
 	})
 	t.Run("read", func(t *testing.T) {
-		eachFieldCounts(t, Mailbox(10), []Op{first,
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
 			call(2, 20, 30, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "CLAIMED", Holder: "a", Token: 5, Expires: 110}})},
 			[]perturbed{
 				{"another state", func(o *Out) { o.State = "NEW" }},
 				{"another holder", func(o *Out) { o.Holder = "b" }},
 				{"another token", func(o *Out) { o.Token = 4 }},
 				{"another lease end", func(o *Out) { o.Expires = 109 }},
+				{"a retry counted", func(o *Out) { o.Retries = 1 }},
 				{"a refusal's result", func(o *Out) { o.Result = Refused }},
+			})
+	})
+	retried := call(1, 20, 30, Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: 5, Out: Out{Result: Retried}})
+	t.Run("dead-letter", func(t *testing.T) {
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first, retried}, []perturbed{
+			{"the budget said spent", func(o *Out) { o.Result = DeadLettered }},
+			{"a refusal", func(o *Out) { o.Result, o.Reason = Refused, "stale_token" }},
+		})
+	})
+	t.Run("read-after-a-retry", func(t *testing.T) {
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first, retried,
+			call(2, 40, 50, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "NEW", Retries: 1}})},
+			[]perturbed{
+				{"the retry uncounted", func(o *Out) { o.Retries = 0 }},
+				{"the failed claim's token kept", func(o *Out) { o.Token = 5 }},
+				{"the failed claim's owner kept", func(o *Out) { o.Holder = "a" }},
+				{"the failed claim's lease end kept", func(o *Out) { o.Expires = 110 }},
+				{"another state", func(o *Out) { o.State = "CLAIMED" }},
 			})
 	})
 }
@@ -113,13 +132,13 @@ func TestAnUnansweredTakeoverHoldsATokenAboveTheOldOne(t *testing.T) {
 		call(2, 30, 40, claimOp("b", "m", 116, Out{Result: Refused, Reason: "lease_held", Holder: "a"})),
 		call(3, 50, 60, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}),
 	}
-	assert.Equal(t, checked(t, Mailbox(10), ops...), NotLinearizable,
+	assert.Equal(t, checked(t, Mailbox(10, 3), ops...), NotLinearizable,
 		"a completed m with its old token 5 after its unanswered claim took m with a newer one")
 	ops[3].Token = 6
-	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable,
+	assert.Equal(t, checked(t, Mailbox(10, 3), ops...), Linearizable,
 		"a completed m with token 6, above the old 5: the unanswered claim may have handed it out")
 	ops[3].Out = Out{Result: Refused, Reason: "stale_token"}
-	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable,
+	assert.Equal(t, checked(t, Mailbox(10, 3), ops...), Linearizable,
 		"a's completion with token 6 refused as stale: the unanswered claim may have handed out another")
 }
 
@@ -133,9 +152,9 @@ func TestAnUnansweredTakeoverLeavesACompletionStaleNeverTerminal(t *testing.T) {
 		call(1, 20, 0, claimOp("a", "m", 115, Out{})),
 		call(3, 30, 40, Op{Kind: Complete, Key: "m", Actor: "a", Token: 6, Out: Out{Result: Refused, Reason: "stale_token"}}),
 	}
-	assert.Equal(t, checked(t, Mailbox(10), ops...), Linearizable, "a completion with token 6 refused as stale")
+	assert.Equal(t, checked(t, Mailbox(10, 3), ops...), Linearizable, "a completion with token 6 refused as stale")
 	ops[2].Out.Reason = "terminal"
-	assert.Equal(t, checked(t, Mailbox(10), ops...), NotLinearizable, "a completion refused as terminal, and m never done")
+	assert.Equal(t, checked(t, Mailbox(10, 3), ops...), NotLinearizable, "a completion refused as terminal, and m never done")
 }
 
 func TestAnUnansweredApplyMayHaveTakenEffect(t *testing.T) {

@@ -24,9 +24,12 @@ type Kind string
 const (
 	Claim    Kind = "claim"    // mailbox and queue: take the key, or be told why not
 	Complete Kind = "complete" // mailbox and store: finish the key under a token
-	Finish   Kind = "finish"   // queue: finish the job under its fence
-	Apply    Kind = "apply"    // gate: apply an operation under a fence
-	Write    Kind = "write"    // store: one effect under a token
+	// DeadLetter: mailbox, a failed attempt under a token: the message
+	// goes back to NEW, or to DEAD when its retries are spent.
+	DeadLetter Kind = "dead-letter"
+	Finish     Kind = "finish" // queue: finish the job under its fence
+	Apply      Kind = "apply"  // gate: apply an operation under a fence
+	Write      Kind = "write"  // store: one effect under a token
 	// ClaimMark: store, a new holder raises the key's mark to its token
 	// before it works (chapter 10's remedy), or is told it is stale.
 	ClaimMark Kind = "claim-mark"
@@ -72,7 +75,9 @@ type Out struct {
 	State string `json:"state,omitempty"`
 	Mark  int64  `json:"mark,omitempty"`
 	Count int64  `json:"count,omitempty"` // store: writes accepted; gate: units applied
-	Done  bool   `json:"done,omitempty"`
+	// mailbox: how many failed attempts sent the message back to NEW
+	Retries int64 `json:"retries,omitempty"`
+	Done    bool  `json:"done,omitempty"`
 	// gate: how many receipts are kept
 	Receipts int64 `json:"receipts,omitempty"`
 }

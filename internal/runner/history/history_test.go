@@ -44,7 +44,7 @@ func won(token, now int64) Out { return Out{Result: OK, Token: token, Expires: n
 
 func TestOverlappingClaimsWithOneWinnerAreLinearizable(t *testing.T) {
 	// a and b claim m at once; a wins with token 1, b is told a holds it.
-	v := checked(t, Mailbox(10),
+	v := checked(t, Mailbox(10, 3),
 		call(1, 0, 10, claimOp("a", "m", 100, won(1, 100))),
 		call(2, 5, 15, claimOp("b", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "a"})),
 	)
@@ -52,7 +52,7 @@ func TestOverlappingClaimsWithOneWinnerAreLinearizable(t *testing.T) {
 }
 
 func TestTwoWinnersOfOneLiveLeaseAreNotLinearizable(t *testing.T) {
-	v := checked(t, Mailbox(10),
+	v := checked(t, Mailbox(10, 3),
 		call(1, 0, 10, claimOp("a", "m", 100, won(1, 100))),
 		call(2, 5, 15, claimOp("b", "m", 101, won(2, 101))),
 	)
@@ -60,7 +60,7 @@ func TestTwoWinnersOfOneLiveLeaseAreNotLinearizable(t *testing.T) {
 }
 
 func TestARefusalNamingAHolderThatNeverClaimedIsNotLinearizable(t *testing.T) {
-	v := checked(t, Mailbox(10),
+	v := checked(t, Mailbox(10, 3),
 		call(1, 0, 10, claimOp("b", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "a"})),
 	)
 	assert.Equal(t, v, NotLinearizable, "b was told a holds m, and a never claimed it")
@@ -69,7 +69,7 @@ func TestARefusalNamingAHolderThatNeverClaimedIsNotLinearizable(t *testing.T) {
 func TestAClaimThatEndedBeforeAnotherBeganComesFirst(t *testing.T) {
 	// a's claim returned before b's began, so it is first in any order:
 	// b cannot have won m first (real-time order).
-	v := checked(t, Mailbox(10),
+	v := checked(t, Mailbox(10, 3),
 		call(1, 0, 10, claimOp("a", "m", 100, Out{Result: Refused, Reason: "lease_held", Holder: "b"})),
 		call(2, 20, 30, claimOp("b", "m", 100, won(1, 100))),
 	)
@@ -78,38 +78,92 @@ func TestAClaimThatEndedBeforeAnotherBeganComesFirst(t *testing.T) {
 
 func TestTakeoverAfterTheLeaseEndNeedsAGreaterToken(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
-	v := checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 110, won(6, 110))))
+	v := checked(t, Mailbox(10, 3), first, call(2, 20, 30, claimOp("b", "m", 110, won(6, 110))))
 	assert.Equal(t, v, Linearizable, "b takes m at a's lease end, minute 110, with a greater token")
-	v = checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 109, won(6, 109))))
+	v = checked(t, Mailbox(10, 3), first, call(2, 20, 30, claimOp("b", "m", 109, won(6, 109))))
 	assert.Equal(t, v, NotLinearizable, "b won m at 109, one before a's lease ends at 110")
-	v = checked(t, Mailbox(10), first, call(2, 20, 30, claimOp("b", "m", 110, won(5, 110))))
+	v = checked(t, Mailbox(10, 3), first, call(2, 20, 30, claimOp("b", "m", 110, won(5, 110))))
 	assert.Equal(t, v, NotLinearizable, "b's takeover handed out a's token 5 again: a new generation needs a greater one")
 }
 
 func TestRenewalInsideOnesOwnLeaseKeepsTokenAndEnd(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
-	v := checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 110, Renewed: true})))
+	v := checked(t, Mailbox(10, 3), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 110, Renewed: true})))
 	assert.Equal(t, v, Linearizable, "a claims m again inside its lease: its token and its lease end back")
-	v = checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 115, Renewed: true})))
+	v = checked(t, Mailbox(10, 3), first, call(1, 20, 30, claimOp("a", "m", 105, Out{Result: OK, Token: 5, Expires: 115, Renewed: true})))
 	assert.Equal(t, v, NotLinearizable, "a renewal moved the lease end: a renewal writes nothing")
-	v = checked(t, Mailbox(10), first, call(1, 20, 30, claimOp("a", "m", 105, won(6, 105))))
+	v = checked(t, Mailbox(10, 3), first, call(1, 20, 30, claimOp("a", "m", 105, won(6, 105))))
 	assert.Equal(t, v, NotLinearizable, "a got a new token inside its own live lease: that is a renewal, same token")
 }
 
 func TestCompletingTwiceWithTheSameTokenIsRefusedTerminal(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
 	done := call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}})
-	v := checked(t, Mailbox(10), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: Refused, Reason: "terminal"}}))
+	v := checked(t, Mailbox(10, 3), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: Refused, Reason: "terminal"}}))
 	assert.Equal(t, v, Linearizable, "the second completion with the token that completed m is refused terminal")
-	v = checked(t, Mailbox(10), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}))
+	v = checked(t, Mailbox(10, 3), first, done, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}))
 	assert.Equal(t, v, NotLinearizable, "m was completed twice with one token: a repeat must be refused")
+}
+
+// deadLetterOp is a's dead letter of m under token, answered with out.
+func deadLetterOp(token int64, result, reason string) Op {
+	return Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: token, Out: Out{Result: result, Reason: reason}}
+}
+
+func TestADeadLetterSendsTheMessageBackUntilItsRetriesAreSpent(t *testing.T) {
+	// A budget of one retry: a's failed attempt sends m back to NEW, b's
+	// failed attempt after it parks m in DEAD.
+	ops := func(second string) []Op {
+		return []Op{
+			call(1, 0, 10, claimOp("a", "m", 100, won(5, 100))),
+			call(1, 20, 30, deadLetterOp(5, Retried, "")),
+			call(2, 40, 50, claimOp("b", "m", 200, won(6, 200))),
+			call(2, 60, 70, Op{Kind: DeadLetter, Key: "m", Actor: "b", Token: 6, Out: Out{Result: second}}),
+		}
+	}
+	assert.Equal(t, checked(t, Mailbox(10, 1), ops(DeadLettered)...), Linearizable,
+		"the second failure, with one retry spent of one, parks m in DEAD")
+	assert.Equal(t, checked(t, Mailbox(10, 1), ops(Retried)...), NotLinearizable,
+		"m went back to NEW a second time with a budget of one retry")
+	assert.Equal(t, checked(t, Mailbox(10, 2), ops(Retried)...), Linearizable,
+		"with a budget of two retries the second failure sends m back again")
+	dead := append(ops(DeadLettered),
+		call(3, 80, 90, readOp("m", Out{State: "DEAD", Holder: "b", Token: 6, Expires: 210, Retries: 1})),
+		call(3, 100, 110, claimOp("c", "m", 300, Out{Result: Refused, Reason: "not_claimable"})))
+	assert.Equal(t, checked(t, Mailbox(10, 1), dead...), Linearizable,
+		"a DEAD message keeps its last claim and its retries, and no claim takes it")
+}
+
+func TestADeadLetterRepeatedWithTheSameTokenIsRefused(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	retried := call(1, 20, 30, deadLetterOp(5, Retried, ""))
+	v := checked(t, Mailbox(10, 3), first, retried, call(1, 40, 50, deadLetterOp(5, Refused, "stale_token")))
+	assert.Equal(t, v, Linearizable, "the repeat finds m NEW, its claim cleared: the token is stale")
+	v = checked(t, Mailbox(10, 3), first, retried, call(1, 40, 50, deadLetterOp(5, Retried, "")))
+	assert.Equal(t, v, NotLinearizable, "one failed attempt counted twice: a repeat must be refused")
+	parked := call(1, 20, 30, deadLetterOp(5, DeadLettered, ""))
+	v = checked(t, Mailbox(10, 0), first, parked, call(1, 40, 50, deadLetterOp(5, Refused, "terminal")))
+	assert.Equal(t, v, Linearizable, "the repeat finds m DEAD: refused terminal")
+	v = checked(t, Mailbox(10, 0), first, parked, call(1, 40, 50, deadLetterOp(5, Refused, "stale_token")))
+	assert.Equal(t, v, NotLinearizable, "a DEAD message's refusal says terminal, not stale")
+}
+
+func TestAClaimAfterARetryNeedsATokenAboveTheFailedOne(t *testing.T) {
+	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
+	retried := call(1, 20, 30, deadLetterOp(5, Retried, ""))
+	v := checked(t, Mailbox(10, 3), first, retried, call(2, 40, 50, claimOp("b", "m", 101, won(5, 101))))
+	assert.Equal(t, v, NotLinearizable, "b got the failed attempt's token 5 again")
+	v = checked(t, Mailbox(10, 3), first, retried, call(2, 40, 50, claimOp("b", "m", 101, won(6, 101))))
+	assert.Equal(t, v, Linearizable, "m back in NEW is claimable at once, inside the old lease, with a greater token")
+	v = checked(t, Mailbox(10, 3), first, retried, call(1, 40, 50, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}}))
+	assert.Equal(t, v, NotLinearizable, "a completed m after its failed attempt sent m back")
 }
 
 func TestACompletionUnderAnotherTokenIsStale(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
-	v := checked(t, Mailbox(10), first, call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{Result: OK}}))
+	v := checked(t, Mailbox(10, 3), first, call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{Result: OK}}))
 	assert.Equal(t, v, NotLinearizable, "a completed m with token 4 while its claim holds 5")
-	v = checked(t, Mailbox(10), first, call(2, 20, 30, Op{Kind: Complete, Key: "m", Actor: "b", Token: 5, Out: Out{Result: OK}}))
+	v = checked(t, Mailbox(10, 3), first, call(2, 20, 30, Op{Kind: Complete, Key: "m", Actor: "b", Token: 5, Out: Out{Result: OK}}))
 	assert.Equal(t, v, NotLinearizable, "b completed m with a's token: the owner is part of the check")
 }
 
@@ -117,18 +171,18 @@ func TestAClaimWithNoAnswerMayHaveTakenEffectOrNot(t *testing.T) {
 	// a's process died during its claim: b may find m taken by a (a's
 	// lease) or not, and either answer is possible.
 	lost := call(1, 0, 0, claimOp("a", "m", 100, Out{}))
-	v := checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "a"})))
+	v := checked(t, Mailbox(10, 3), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "a"})))
 	assert.Equal(t, v, Linearizable, "a claim that got no answer may have taken m")
-	v = checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, won(3, 101))))
+	v = checked(t, Mailbox(10, 3), lost, call(2, 20, 30, claimOp("b", "m", 101, won(3, 101))))
 	assert.Equal(t, v, Linearizable, "a claim that got no answer may have done nothing")
-	v = checked(t, Mailbox(10), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "c"})))
+	v = checked(t, Mailbox(10, 3), lost, call(2, 20, 30, claimOp("b", "m", 101, Out{Result: Refused, Reason: "lease_held", Holder: "c"})))
 	assert.Equal(t, v, NotLinearizable, "b was told c holds m, and c never claimed it")
 }
 
 func TestAReadSeesTheLatestCompletedState(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
 	done := call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 5, Out: Out{Result: OK}})
-	v := checked(t, Mailbox(10), first, done, call(2, 40, 50, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "CLAIMED", Holder: "a", Token: 5, Expires: 110}}))
+	v := checked(t, Mailbox(10, 3), first, done, call(2, 40, 50, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "CLAIMED", Holder: "a", Token: 5, Expires: 110}}))
 	assert.Equal(t, v, NotLinearizable, "a read after the completion returned still sees m claimed")
 }
 
@@ -303,7 +357,7 @@ func TestAHistoryTheBudgetCannotDecideIsUnknownNeverTrue(t *testing.T) {
 	for i := range ops {
 		ops[i].Seq = 1
 	}
-	r := Check(Mailbox(10), ops, time.Nanosecond)
+	r := Check(Mailbox(10, 3), ops, time.Nanosecond)
 	assert.Check(t, r.Verdict != Linearizable, "a check cut short by its budget said linearizable")
 	assert.Check(t, cmp.Equal(Undecided.JSON(), "unknown"), "unknown is printed as the string \"unknown\"")
 	assert.Check(t, cmp.Equal(Linearizable.JSON(), true))

@@ -45,11 +45,20 @@ func TestWhatAnUnansweredMailboxCallMayHaveDone(t *testing.T) {
 		{"a's completion with another token cannot have completed m", []Op{first,
 			call(1, 20, 0, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{}}),
 			call(3, 30, 40, readOp("m", Out{State: "DONE", Holder: "a", Token: 4, Expires: 110}))}, NotLinearizable},
+		{"a's dead letter with its token may have sent m back to NEW", []Op{first,
+			call(1, 20, 0, Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: 5, Out: Out{}}),
+			call(3, 30, 40, readOp("m", Out{State: "NEW", Retries: 1}))}, Linearizable},
+		{"a dead letter with another token cannot have sent m back to NEW", []Op{first,
+			call(1, 20, 0, Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: 4, Out: Out{}}),
+			call(3, 30, 40, readOp("m", Out{State: "NEW", Retries: 1}))}, NotLinearizable},
+		{"a dead letter of a done message cannot have sent it back to NEW", []Op{first, done,
+			call(1, 40, 0, Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: 5, Out: Out{}}),
+			call(3, 50, 60, readOp("m", Out{State: "NEW", Retries: 1}))}, NotLinearizable},
 		{"a completion of a message never claimed cannot have completed it", []Op{
 			call(1, 0, 0, Op{Kind: Complete, Key: "m", Actor: "a", Token: 0, Out: Out{}}),
 			call(3, 30, 40, readOp("m", Out{State: "DONE", Holder: "a"}))}, NotLinearizable},
 	} {
-		assert.Check(t, checked(t, Mailbox(10), tc.ops...) == tc.want, "%s: want %s", tc.name, tc.want)
+		assert.Check(t, checked(t, Mailbox(10, 3), tc.ops...) == tc.want, "%s: want %s", tc.name, tc.want)
 	}
 }
 

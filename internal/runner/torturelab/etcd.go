@@ -38,22 +38,6 @@ import (
 // storeFile is the fenced store of an etcd run.
 const storeFile = "destination.db"
 
-// historyDir holds one history file per worker process: its calls on
-// the store, in package history's words.
-const historyDir = "history"
-
-// checkBudget bounds the linearizability check of one run's history. A
-// history split by key is small per key, and a default run's takes well
-// under a second; the budget is for a history it cannot decide, which
-// then says "unknown".
-const checkBudget = 30 * time.Second
-
-// historyCheck is what --check and --visualize ask of an etcd run.
-type historyCheck struct {
-	on   bool
-	page string // the page's path, or ""
-}
-
 // etcdPlan is the plan of an etcd run: the mailbox plan's worker kills
 // and owner names, and the member kills. A kill is armed once the store
 // has accepted that many writes.
@@ -164,7 +148,7 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence
 	res.Killed, res.MembersKilled, res.Ended = c.kills, c.mkills, ended
 	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, members: c.membersKilledAt, findings: f.Findings}
 	if check.on {
-		if res.Check, err = c.checkHistory(check.page); err != nil {
+		if res.Check, err = checkHistory(c.history, history.Store(), check.page); err != nil {
 			return nil, err
 		}
 	}
@@ -176,23 +160,6 @@ func runEtcd(ctx context.Context, env cli.Env, base runPlan, messages int, fence
 		return res, cli.Findingf("the store's history of calls is not linearizable: no order of the calls, each placed between its call and its return, gives every answer the store gave")
 	}
 	return res, nil
-}
-
-// checkHistory merges the workers' histories and checks them against the
-// fenced store's specification, and draws porcupine's page at page if
-// it is not "".
-func (c *etcdRun) checkHistory(page string) (*checked, error) {
-	ops, err := history.Merge(filepath.Join(c.history, "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	r := history.Check(history.Store(), ops, checkBudget)
-	if page != "" {
-		if err := r.Visualize(page); err != nil {
-			return nil, fmt.Errorf("write %s: %w", page, err)
-		}
-	}
-	return &checked{Linearizable: r.Verdict.JSON(), Operations: r.Operations, Seconds: r.Seconds}, nil
 }
 
 // fillStore creates the store with a key per message.

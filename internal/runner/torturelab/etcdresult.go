@@ -133,10 +133,3 @@ func summarizeEtcd(p etcdPlan, messages int, logs []audit.Log, d audit.Destinati
 	}
 	return res
 }
-
-// checked is what torture --check linearizable found.
-type checked struct {
-	Linearizable any     `json:"linearizable"` // true, false or "unknown"
-	Operations   int     `json:"operations"`
-	Seconds      float64 `json:"seconds"` // the check's time
-}

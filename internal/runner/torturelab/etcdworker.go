@@ -55,7 +55,7 @@ const Sent = "sent"
 
 // HistoryProcess is the number the history gives the start-th process
 // of slot: one of its own for every process a run starts.
-func (a EtcdWorkerArgs) HistoryProcess() int { return (a.Slot+1)*1000 + a.Start }
+func (a EtcdWorkerArgs) HistoryProcess() int { return historyProcess(a.Slot, a.Start) }
 
 func (a EtcdWorkerArgs) encode() []string {
 	b, _ := json.Marshal(a) // plain strings and numbers: never fails

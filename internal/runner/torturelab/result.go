@@ -33,7 +33,10 @@ type result struct {
 	Records     records        `json:"records"`
 	Audit       audit.Findings `json:"audit"`
 	Plan        runPlan        `json:"plan"`
-	Seconds     float64        `json:"seconds"`
+	// Check is the linearizability check of the mailbox's history, only
+	// with --check.
+	Check   *checked `json:"check,omitempty"`
+	Seconds float64  `json:"seconds"`
 	// story is what the picture draws; the JSON leaves it out.
 	story story
 }

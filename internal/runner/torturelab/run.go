@@ -18,6 +18,7 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/history"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -42,10 +43,10 @@ func stallLimit(leaseMs int64) time.Duration {
 }
 
 // run performs the torture run planned by p on a ledger of messages
-// messages, and audits it. A violation is returned as a *cli.Finding,
-// beside the result.
-func run(ctx context.Context, env cli.Env, p runPlan, messages int) (*result, error) {
-	return newCoordinator(p, env.Dir, worker.Start).run(ctx, messages)
+// messages, audits it, and checks its history if check asks. A violation
+// is returned as a *cli.Finding, beside the result.
+func run(ctx context.Context, env cli.Env, p runPlan, messages int, check historyCheck) (*result, error) {
+	return newCoordinator(p, env.Dir, worker.Start).run(ctx, messages, check)
 }
 
 // newCoordinator returns the coordinator of the run planned by p in the
@@ -55,19 +56,23 @@ func newCoordinator(p runPlan, dir string, start worker.Starter) *coordinator {
 		plan:       p,
 		ledger:     filepath.Join(dir, ledgerFile),
 		records:    filepath.Join(dir, recordsDir),
+		history:    filepath.Join(dir, historyDir),
 		crewDriver: newCrewDriver(p.Owners[:p.processes], p.Kills, start, workerRole, stallLimit(p.LeaseMs)),
 	}
 	c.argsOf = c.args
 	return c
 }
 
-// run is the whole run, from the empty folder to the audit.
-func (c *coordinator) run(ctx context.Context, messages int) (*result, error) {
+// run is the whole run, from the empty folder to the audit and the
+// check.
+func (c *coordinator) run(ctx context.Context, messages int, check historyCheck) (*result, error) {
 	p := c.plan
 	began := time.Now()
 	beganMs := clock.Wall{}.Now() // the picture's zero, on the records' clock
-	if err := os.Mkdir(c.records, 0o755); err != nil {
-		return nil, err
+	for _, dir := range []string{c.records, c.history} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	db, err := sqlitedb.Open(ctx, c.ledger)
 	if err != nil {
@@ -104,9 +109,17 @@ func (c *coordinator) run(ctx context.Context, messages int) (*result, error) {
 	res := summarize(p, messages, logs, l, f)
 	res.Killed, res.Ended = c.kills, ended
 	res.story = story{beganMs: beganMs, endedMs: clock.Wall{}.Now(), logs: logs, kills: c.killedAt, findings: f}
+	if check.on {
+		if res.Check, err = checkHistory(c.history, history.Mailbox(p.LeaseMs, mailbox.MaxRetries), check.page); err != nil {
+			return nil, err
+		}
+	}
 	res.Seconds = float64(time.Since(began).Milliseconds()) / 1000
 	if !f.Clean() {
 		return res, cli.Findingf("%s", f.Summary())
+	}
+	if res.Check != nil && res.Check.Linearizable == false {
+		return res, cli.Findingf("the mailbox's history of calls is not linearizable: no order of the calls, each placed between its call and its return, gives every answer the mailbox gave")
 	}
 	return res, nil
 }
@@ -131,16 +144,17 @@ func fill(ctx context.Context, db *sqlitedb.DB, messages int) ([]string, error) 
 // kills and replaces the workers.
 type coordinator struct {
 	crewDriver
-	plan            runPlan
-	ledger, records string
-	db              *sqlitedb.DB
+	plan                     runPlan
+	ledger, records, history string
+	db                       *sqlitedb.DB
 }
 
 // args returns the handshake arguments of the start-th process of slot.
 func (c *coordinator) args(slot, start int, owner string) []string {
 	return workerArgs{
 		Ledger: c.ledger, Records: filepath.Join(c.records, recordFile(slot, start)),
-		Owner: owner, Slot: slot, Start: start, Seed: c.plan.Seed, LeaseMs: c.plan.LeaseMs,
+		History: filepath.Join(c.history, recordFile(slot, start)),
+		Owner:   owner, Slot: slot, Start: start, Seed: c.plan.Seed, LeaseMs: c.plan.LeaseMs,
 	}.encode()
 }
 

@@ -357,9 +357,16 @@ func TestAWholeRunInProcessAuditsClean(t *testing.T) {
 	plan := newPlan(9, 3, messages, 2, 40)
 	dir := t.TempDir()
 
-	res, err := newCoordinator(plan, dir, worker.StartInProcess).run(t.Context(), messages)
+	page := filepath.Join(dir, "history.html")
+	res, err := newCoordinator(plan, dir, worker.StartInProcess).run(t.Context(), messages, historyCheck{on: true, page: page})
 
 	assert.NilError(t, err)
+	assert.Assert(t, res.Check != nil, "--check linearizable: the run's JSON has no check")
+	assert.Check(t, cmp.Equal(res.Check.Linearizable, any(true)), "the mailbox's history of calls checked linearizable")
+	// Each message: a claim, a read and its end at least.
+	assert.Check(t, res.Check.Operations >= 3*messages, "operations checked: %d", res.Check.Operations)
+	_, err = os.Stat(page)
+	assert.Check(t, err == nil, "the page of the checked history: %v", err)
 	assert.Check(t, cmp.Equal(res.Ended, "every message DONE or DEAD"))
 	assert.Check(t, res.Audit.Clean(), "the audit: %+v", res.Audit)
 	assert.Check(t, cmp.Equal(res.Completes+res.DeadLetters, messages))
@@ -394,7 +401,7 @@ func TestARunWhoseLedgerCannotBeFilledFails(t *testing.T) {
 		return nil, errors.New("no worker may start")
 	}
 
-	_, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, start).run(t.Context(), 3)
+	_, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, start).run(t.Context(), 3, historyCheck{})
 
 	assert.Check(t, cmp.ErrorContains(err, "add msg-2"))
 	assert.Check(t, cmp.Equal(started, 0), "workers started")
@@ -425,7 +432,7 @@ func TestARunThatCannotStartFails(t *testing.T) {
 			dir := t.TempDir()
 			assert.NilError(t, tc.prepare(dir))
 
-			res, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, tc.start).run(t.Context(), 3)
+			res, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, tc.start).run(t.Context(), 3, historyCheck{})
 
 			assert.Assert(t, err != nil, "the run succeeded")
 			if tc.want != nil {
@@ -449,7 +456,7 @@ func TestAWorkerThatEndsBadlyFailsTheRun(t *testing.T) {
 		return errors.New("could not flush")
 	}
 
-	_, err := newCoordinator(plan, t.TempDir(), inProcess(bad, nil)).run(t.Context(), 1)
+	_, err := newCoordinator(plan, t.TempDir(), inProcess(bad, nil)).run(t.Context(), 1, historyCheck{})
 
 	assert.ErrorContains(t, err, "stopping the workers")
 }
@@ -469,7 +476,7 @@ func TestAGarbledRecordFailsTheRun(t *testing.T) {
 		return runWorker(ctx, a.encode(), link)
 	}
 
-	_, err := newCoordinator(plan, t.TempDir(), inProcess(garbling, nil)).run(t.Context(), 1)
+	_, err := newCoordinator(plan, t.TempDir(), inProcess(garbling, nil)).run(t.Context(), 1, historyCheck{})
 
 	assert.ErrorContains(t, err, recordFile(1, 1)+": first line")
 }
@@ -497,7 +504,7 @@ func TestARunWithAViolationReportsIt(t *testing.T) {
 		return runWorker(ctx, a.encode(), link)
 	}
 
-	res, err := newCoordinator(plan, t.TempDir(), inProcess(liar, nil)).run(t.Context(), 1)
+	res, err := newCoordinator(plan, t.TempDir(), inProcess(liar, nil)).run(t.Context(), 1, historyCheck{})
 
 	var finding *cli.Finding
 	assert.Assert(t, errors.As(err, &finding), "the run's error: %v", err)
@@ -548,7 +555,7 @@ func TestARunWhoseWorkerCrashesFailsAndStopsTheOthers(t *testing.T) {
 		return p, err
 	}
 
-	_, err := newCoordinator(newPlan(1, 3, 2, 0, 40), t.TempDir(), recording).run(t.Context(), 2)
+	_, err := newCoordinator(newPlan(1, 3, 2, 0, 40), t.TempDir(), recording).run(t.Context(), 2, historyCheck{})
 
 	assert.ErrorContains(t, err, "worker-b (pid")
 	mu.Lock()

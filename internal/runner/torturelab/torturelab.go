@@ -83,7 +83,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 	leaseMsFlag.Var(fs, &f.leaseMs, "the lease of every claim, in wall-clock milliseconds, `L` from 1 to 60000")
 	fs.StringVar(&f.lock, "lock", lockMailbox, "where the authority comes from: `mailbox|etcd` (etcd: a three-member etcd cluster's locks, and a store fenced by their revisions)")
 	fs.StringVar(&f.fence, "fence", fenceOn, "whether the fenced store of --lock etcd checks the token: `on|off` (off: the weakened store, so that stale writes show)")
-	fs.StringVar(&f.check, "check", "", "check the store's history of calls with --lock etcd: `linearizable` (porcupine, against the fenced store's sequential specification)")
+	fs.StringVar(&f.check, "check", "", "check the history of the workers' calls: `linearizable` (porcupine, against the sequential specification of the mailbox, or of the fenced store with --lock etcd)")
 	fs.StringVar(&f.visualize, "visualize", "", "write porcupine's page of the checked history to `FILE.html` (needs --check)")
 	seedFlag.Var(fs, &f.seed, "the seed that fixes the plan, `S` a non-negative decimal integer (default: a random one, printed)")
 	return f
@@ -102,9 +102,6 @@ func (f *flags) Validate() error {
 	if f.check != "" {
 		if err := cli.OneOf("check", f.check, []string{checkLinearizable}); err != nil {
 			return err
-		}
-		if f.lock != lockEtcd {
-			return cli.Usagef("--check linearizable needs --lock etcd: a mailbox run records no history of its calls")
 		}
 	}
 	if f.visualize != "" && f.check == "" {
@@ -138,5 +135,5 @@ func (f *flags) Run(ctx context.Context, env cli.Env) (any, error) {
 		}
 		return runEtcd(ctx, env, p, f.messages, f.fence == fenceOn, historyCheck{on: f.check != "", page: f.visualize})
 	}
-	return run(ctx, env, p, f.messages)
+	return run(ctx, env, p, f.messages, historyCheck{on: f.check != "", page: f.visualize})
 }

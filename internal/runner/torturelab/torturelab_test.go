@@ -85,11 +85,11 @@ func TestTheFenceIsOnOrOffAndOffNeedsEtcd(t *testing.T) {
 	}
 }
 
-// TestTheCheckIsLinearizableAndNeedsTheHistoryOfAnEtcdRun: --check
-// knows one word, linearizable; only an etcd run records a history of
-// its calls (the mailbox run's workers keep none), and --visualize draws
-// what a check found, so it needs --check. Each refusal says why.
-func TestTheCheckIsLinearizableAndNeedsTheHistoryOfAnEtcdRun(t *testing.T) {
+// TestTheCheckIsLinearizableAndThePageNeedsIt: --check knows one word,
+// linearizable, with either lock (both runs record a history of their
+// workers' calls), and --visualize draws what a check found, so it needs
+// --check. Each refusal says why.
+func TestTheCheckIsLinearizableAndThePageNeedsIt(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
@@ -99,7 +99,9 @@ func TestTheCheckIsLinearizableAndNeedsTheHistoryOfAnEtcdRun(t *testing.T) {
 		{"etcd", []string{"--lock", lockEtcd, "--check", "linearizable"}, ""},
 		{"etcd-off-page", []string{"--lock", lockEtcd, "--fence", fenceOff, "--check", "linearizable", "--visualize", "h.html"}, ""},
 		{"no-check", []string{"--lock", lockEtcd}, ""},
-		{"mailbox", []string{"--check", "linearizable"}, "--check linearizable needs --lock etcd: a mailbox run records no history of its calls"},
+		{"mailbox", []string{"--check", "linearizable"}, ""},
+		{"mailbox-page", []string{"--check", "linearizable", "--visualize", "h.html"}, ""},
+		{"mailbox-page-without-check", []string{"--visualize", "h.html"}, "--visualize needs --check linearizable: the page draws what the check found"},
 		{"unknown-word", []string{"--lock", lockEtcd, "--check", "serializable"}, `--check "serializable" is not allowed: want one of linearizable`},
 		{"page-without-check", []string{"--lock", lockEtcd, "--visualize", "h.html"}, "--visualize needs --check linearizable: the page draws what the check found"},
 	} {

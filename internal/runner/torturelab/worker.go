@@ -22,6 +22,7 @@ import (
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/audit"
 	"github.com/fencelab/fencelab/internal/runner/cli"
+	"github.com/fencelab/fencelab/internal/runner/history"
 	"github.com/fencelab/fencelab/internal/runner/worker"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
@@ -35,6 +36,9 @@ var workerRole = worker.Role{Name: "torture-worker", Run: runWorker}
 type workerArgs struct {
 	Ledger  string `json:"ledger"`
 	Records string `json:"records"` // the worker's own record file, not yet created
+	// History is the worker's own file of mailbox calls, not yet created,
+	// in the words of package history (calls.go).
+	History string `json:"history"`
 	Owner   string `json:"owner"`
 	Slot    int    `json:"slot"`
 	Start   int    `json:"start"`
@@ -65,10 +69,18 @@ func runWorker(ctx context.Context, args []string, link *worker.Link) error {
 		return err
 	}
 	defer rec.close()
+	hist, err := os.OpenFile(a.History, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer hist.Close()
+	at := &clock.Logical{} // the mailbox's clock: set from the wall clock before each claim
 	w := &tortureWorker{
 		db:      db,
 		clk:     clock.Wall{},
-		box:     mailbox.Open(db, clock.Wall{}, a.LeaseMs),
+		at:      at,
+		box:     mailbox.Open(db, at, a.LeaseMs),
+		hist:    history.NewRecorder(hist, historyProcess(a.Slot, a.Start)),
 		owner:   a.Owner,
 		seed:    a.Seed,
 		leaseMs: a.LeaseMs,
@@ -87,8 +99,12 @@ type tortureWorker struct {
 	db *sqlitedb.DB
 	// clk is the clock of its polls and records: the wall clock, as the
 	// mailbox's leases are measured on (a test may give it another).
-	clk   clock.Clock
+	clk clock.Clock
+	// at is box's clock, set to clk's time just before each claim: the
+	// claim's lease is judged by the time its history records.
+	at    *clock.Logical
 	box   *mailbox.Mailbox
+	hist  *history.Recorder // every call on box, in package history's words
 	owner string
 	seed  int64
 	// leaseMs is the lease of every claim, as the flag --lease-ms set it:
@@ -163,9 +179,9 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 		return err
 	}
 	st := w.steps.next(w.leaseMs)
-	msg, err := w.box.Get(ctx, c.id)
-	if err != nil {
-		return w.note(audit.Record{Op: "read", ID: c.id, Result: audit.Failed, Error: err.Error()})
+	msg, callErr, err := w.readCall(ctx, c.id)
+	if err != nil || callErr != nil {
+		return w.readFailed(c.id, callErr, err)
 	}
 	if st.PauseMs > 0 {
 		if err := w.note(audit.Record{Op: "pause", ID: c.id, Token: got.Token, PauseMs: st.PauseMs, PastLease: st.PastLease}); err != nil {
@@ -187,8 +203,8 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 			// A new generation: meanwhile another worker may have held
 			// the message and retried it, so what was read before is
 			// out of date. Read it again, as any new holder does.
-			if msg, err = w.box.Get(ctx, c.id); err != nil {
-				return w.note(audit.Record{Op: "read", ID: c.id, Result: audit.Failed, Error: err.Error()})
+			if msg, callErr, err = w.readCall(ctx, c.id); err != nil || callErr != nil {
+				return w.readFailed(c.id, callErr, err)
 			}
 		}
 	}
@@ -197,12 +213,28 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 	// which nobody else can change while that generation lasts.
 	tok := got.Token
 	if failures(w.seed, messageIndex(c.id)) > msg.RetryCount {
-		verdict, callErr := w.box.DeadLetter(ctx, c.id, tok)
+		verdict, callErr, err := w.deadLetterCall(ctx, c.id, tok)
+		if err != nil {
+			return err
+		}
 		out, err := cli.OutcomeOf(string(verdict), callErr, mailbox.ReasonOf)
 		return w.answer(audit.Record{Op: "dead-letter", ID: c.id, Token: tok}, out, err)
 	}
-	out, err := cli.OutcomeOf(audit.Completed, w.box.Complete(ctx, c.id, w.owner, tok), mailbox.ReasonOf)
+	callErr, err = w.completeCall(ctx, c.id, tok)
+	if err != nil {
+		return err
+	}
+	out, err := cli.OutcomeOf(audit.Completed, callErr, mailbox.ReasonOf)
 	return w.answer(audit.Record{Op: "complete", ID: c.id, Token: tok}, out, err)
+}
+
+// readFailed ends the work on message id after a read: err, when the
+// history could not be written; otherwise the read's failure, recorded.
+func (w *tortureWorker) readFailed(id string, callErr, err error) error {
+	if err != nil {
+		return err
+	}
+	return w.note(audit.Record{Op: "read", ID: id, Result: audit.Failed, Error: callErr.Error()})
 }
 
 // claim claims message id and records the answer. It returns the claim
@@ -210,7 +242,10 @@ func (w *tortureWorker) work(ctx context.Context, c candidate) error {
 // with its lease passed (or is the worker's own claim, being claimed
 // again): a new generation won on it is a takeover.
 func (w *tortureWorker) claim(ctx context.Context, id string, overExpired bool) (c mailbox.Claim, won bool, err error) {
-	c, callErr := w.box.Claim(ctx, id, w.owner)
+	c, callErr, err := w.claimCall(ctx, id)
+	if err != nil {
+		return c, false, err
+	}
 	rec := audit.Record{Op: "claim", ID: id}
 	out, err := cli.OutcomeOf(audit.Claimed, callErr, mailbox.ReasonOf)
 	var refusal *mailbox.Refusal

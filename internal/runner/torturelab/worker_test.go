@@ -16,6 +16,7 @@ import (
 	"github.com/fencelab/fencelab/internal/clock"
 	"github.com/fencelab/fencelab/internal/mailbox"
 	"github.com/fencelab/fencelab/internal/runner/audit"
+	"github.com/fencelab/fencelab/internal/runner/history"
 	"github.com/fencelab/fencelab/internal/sqlitedb"
 )
 
@@ -57,12 +58,13 @@ func seedFailing(t *testing.T, n int) int64 {
 }
 
 // workbench is one worker and a ledger of msg-1 and msg-2 on a logical
-// clock at 1000, and the records the worker wrote.
+// clock at 1000, and the records and the history the worker wrote.
 type workbench struct {
-	w    *tortureWorker
-	db   *sqlitedb.DB
-	at   *clock.Logical
-	path string
+	w       *tortureWorker
+	db      *sqlitedb.DB
+	at      *clock.Logical
+	path    string
+	history string
 }
 
 func newWorkbench(t *testing.T, seed int64, st *steps) *workbench {
@@ -70,15 +72,23 @@ func newWorkbench(t *testing.T, seed int64, st *steps) *workbench {
 	dir := t.TempDir()
 	at := &clock.Logical{}
 	at.Set(1000)
-	db, box := newLedger(t, filepath.Join(dir, ledgerFile), at, workLeaseMs, "msg-1", "msg-2")
+	db, _ := newLedger(t, filepath.Join(dir, ledgerFile), at, workLeaseMs, "msg-1", "msg-2")
+	// The mailbox reads a clock of its own, as in a worker process: the
+	// worker sets it to its own time before each claim.
+	boxAt := &clock.Logical{}
+	box := mailbox.Open(db, boxAt, workLeaseMs)
 	path := filepath.Join(dir, recordFile(0, 1))
 	rec, err := createRecorder(path, audit.Log{Owner: "worker-a"})
 	assert.NilError(t, err)
 	t.Cleanup(func() { rec.close() })
-	w := &tortureWorker{db: db, clk: at, box: box, owner: "worker-a", seed: seed, leaseMs: workLeaseMs,
-		steps: st, rec: rec, from: 1}
+	hpath := filepath.Join(dir, "history.jsonl")
+	hist, err := os.Create(hpath)
+	assert.NilError(t, err)
+	t.Cleanup(func() { hist.Close() })
+	w := &tortureWorker{db: db, clk: at, at: boxAt, box: box, hist: history.NewRecorder(hist, historyProcess(0, 1)),
+		owner: "worker-a", seed: seed, leaseMs: workLeaseMs, steps: st, rec: rec, from: 1}
 	w.pause = func(context.Context, time.Duration) { t.Fatal("a pause the step did not plan") }
-	return &workbench{w: w, db: db, at: at, path: path}
+	return &workbench{w: w, db: db, at: at, path: path, history: hpath}
 }
 
 // records returns what the worker has written so far, without the
@@ -122,6 +132,47 @@ func TestAWorkerClaimsAndCompletes(t *testing.T) {
 	for _, rec := range l.Records {
 		assert.Check(t, cmp.Equal(rec.At, int64(1000)), "the time of the %s record, on the worker's clock", rec.Op)
 	}
+}
+
+// history returns the calls the worker has recorded so far, each with
+// its answer where one came, without the instants.
+func (b *workbench) calls(t *testing.T) []history.Op {
+	t.Helper()
+	ops, err := history.Merge(b.history)
+	assert.NilError(t, err)
+	for i := range ops {
+		assert.Check(t, ops[i].Return >= ops[i].Call, "call %d returned before it began", i+1)
+		ops[i].Call, ops[i].Return = 0, 0
+	}
+	return ops
+}
+
+// TestAWorkersHistoryHoldsEachCallOnTheMailboxAndItsAnswer: the history
+// --check linearizable checks has every call the worker made on the
+// mailbox (a claim with the time its lease was judged by, a read, the
+// dead letter with its verdict, a second claim refused), numbered in
+// order, with the answers the mailbox gave.
+func TestAWorkersHistoryHoldsEachCallOnTheMailboxAndItsAnswer(t *testing.T) {
+	t.Parallel()
+	b := newWorkbench(t, seedFailing(t, 1), stepsWhose(t, noPause))
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+	b.at.Set(1005)
+	_, err := mailbox.Open(b.db, b.at, workLeaseMs).Claim(t.Context(), "msg-1", "worker-b")
+	assert.NilError(t, err)
+	assert.NilError(t, b.w.work(t.Context(), newMsg1))
+
+	p := historyProcess(0, 1)
+	want := []history.Op{
+		{Process: p, Seq: 1, Kind: history.Claim, Key: "msg-1", Actor: "worker-a", Now: 1000,
+			Out: history.Out{Result: history.OK, Token: 1, Expires: 1000 + workLeaseMs}},
+		{Process: p, Seq: 2, Kind: history.Read, Key: "msg-1",
+			Out: history.Out{Result: history.OK, State: "CLAIMED", Holder: "worker-a", Token: 1, Expires: 1000 + workLeaseMs}},
+		{Process: p, Seq: 3, Kind: history.DeadLetter, Key: "msg-1", Actor: "worker-a", Token: 1,
+			Out: history.Out{Result: history.Retried}},
+		{Process: p, Seq: 4, Kind: history.Claim, Key: "msg-1", Actor: "worker-a", Now: 1005,
+			Out: history.Out{Result: history.Refused, Reason: "lease_held", Holder: "worker-b"}},
+	}
+	assert.Check(t, cmp.DeepEqual(b.calls(t), want))
 }
 
 // TestAFailingAttemptIsDeadLettered: an attempt the plan fails is
@@ -387,7 +438,8 @@ func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
 
 // onReading is the worker's clock, which calls do at its n-th reading.
 // The worker reads its clock once for each record, just before writing
-// it, so do comes between the n-th call and its record.
+// it, and once just before each claim, for the claim's time: so do comes
+// between the n-th call and its record, or just before a claim.
 type onReading struct {
 	*clock.Logical
 	n  int
@@ -414,9 +466,9 @@ func TestAWorkerGoesNoFurtherThanItsLastRecord(t *testing.T) {
 		breakAt    int
 		wantPaused bool
 	}{
-		{"the claim", noPause, 1, false},
-		{"the pause", renewWithin, 2, false},
-		{"the claim again", renewWithin, 3, true},
+		{"the claim", noPause, 2, false},
+		{"the pause", renewWithin, 3, false},
+		{"the claim again", renewWithin, 5, true},
 	} {
 		b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, tc.first))
 		b.w.clk = &onReading{Logical: b.at, n: tc.breakAt, do: func() { b.w.rec.close() }}
@@ -428,6 +480,49 @@ func TestAWorkerGoesNoFurtherThanItsLastRecord(t *testing.T) {
 		assert.Check(t, cmp.ErrorContains(err, "record:"), "%s could not be recorded", tc.name)
 		assert.Check(t, cmp.Equal(paused, tc.wantPaused), "%s could not be recorded: paused", tc.name)
 		assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Claimed), "%s could not be recorded: msg-1's state", tc.name)
+	}
+}
+
+// failingAfter is a history file that takes n lines and fails the next.
+type failingAfter struct{ n int }
+
+func (f *failingAfter) Write(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errors.New("the history's disk is full")
+	}
+	f.n--
+	return len(p), nil
+}
+
+// TestAWorkerGoesNoFurtherThanItsHistory: a worker that cannot write a
+// line of its history stops there with the error: a call whose first line
+// could not be written is not made, and no call follows one whose answer
+// could not be written. The history then holds every call the mailbox
+// saw, which is what its check needs.
+func TestAWorkerGoesNoFurtherThanItsHistory(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		failures int // how many times the plan fails msg-1
+		lines    int // the lines written before the one that fails
+		want     mailbox.State
+	}{
+		{"the claim's call", 0, 0, mailbox.New},
+		{"the claim's answer", 0, 1, mailbox.Claimed},
+		{"the read's call", 0, 2, mailbox.Claimed},
+		{"the read's answer", 0, 3, mailbox.Claimed},
+		{"the completion's call", 0, 4, mailbox.Claimed},
+		{"the completion's answer", 0, 5, mailbox.Done},
+		{"the dead letter's call", 1, 4, mailbox.Claimed},
+		{"the dead letter's answer", 1, 5, mailbox.New},
+	} {
+		b := newWorkbench(t, seedFailing(t, tc.failures), stepsWhose(t, noPause))
+		b.w.hist = history.NewRecorder(&failingAfter{n: tc.lines}, 1)
+
+		err := b.w.work(t.Context(), newMsg1)
+
+		assert.Check(t, cmp.ErrorContains(err, "the history's disk is full"), "%s could not be written", tc.name)
+		assert.Check(t, cmp.Equal(b.row(t).State, tc.want), "%s could not be written: msg-1's state", tc.name)
 	}
 }
 
@@ -511,8 +606,8 @@ func TestAReadThatFailsEndsTheWork(t *testing.T) {
 		cutAt     int
 		wantPause bool
 	}{
-		{"the read after the claim", renewPast, 1, false},
-		{"the read after the takeover", renewPast, 3, true},
+		{"the read after the claim", renewPast, 2, false},
+		{"the read after the takeover", renewPast, 5, true},
 	} {
 		b := newWorkbench(t, seedFailing(t, 0), stepsWhose(t, tc.first))
 		ctx, cancel := context.WithCancel(t.Context())

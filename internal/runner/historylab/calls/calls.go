@@ -21,7 +21,7 @@ import (
 
 type mailboxMechanism struct{}
 
-func (mailboxMechanism) Spec() history.Spec { return history.Mailbox(LeaseMs) }
+func (mailboxMechanism) Spec() history.Spec { return history.Mailbox(LeaseMs, mailbox.MaxRetries) }
 
 func (mailboxMechanism) Setup(ctx context.Context, db *sqlitedb.DB, keys []string) error {
 	if err := mailbox.CreateSchema(ctx, db); err != nil {
@@ -69,7 +69,7 @@ func (c *mailboxCaller) Call(ctx context.Context, op history.Op) (history.Out, e
 		return answer(history.Out{}, c.box.Complete(ctx, op.Key, op.Actor, op.Token))
 	case history.Read:
 		m, err := c.box.Get(ctx, op.Key)
-		return answer(history.Out{State: string(m.State), Holder: m.Owner, Token: m.Token, Expires: m.ExpiresAt}, err)
+		return answer(history.Out{State: string(m.State), Holder: m.Owner, Token: m.Token, Expires: m.ExpiresAt, Retries: int64(m.RetryCount)}, err)
 	}
 	return history.Out{}, fmt.Errorf("history: the mailbox has no call %q", op.Kind)
 }
