@@ -271,7 +271,11 @@ func (m *measurement) judgeAll(ctx context.Context, b *build) error {
 	var mu sync.Mutex
 	err := m.cfg.Runner.Each(ctx, len(m.todo), func(ctx context.Context, k int) error {
 		i := m.todo[k]
-		j := b.judge(ctx, m.all[i], m.judges)
+		mut := m.all[i]
+		j := b.judge(ctx, mut, m.judges)
+		if _, excused := m.excuses[mut.ID]; excused && ctx.Err() == nil && j.err == nil {
+			j = secondOpinion(mut.ID, j, func() judgement { return b.judge(ctx, mut, m.judges) }, m.cfg.logf)
+		}
 		if ctx.Err() != nil {
 			return ctx.Err() // an interrupted judge proves nothing
 		}
@@ -350,6 +354,24 @@ func (cfg Config) logf(format string, args ...any) {
 	if cfg.Log != nil {
 		fmt.Fprintf(cfg.Log, format+"\n", args...)
 	}
+}
+
+// secondOpinion judges once more a mutant that a judge killed although
+// its excuse says no test can: a test that failed by chance under the
+// run's load (a script that races the clock) must not undo an excuse
+// written after a careful reading. Only a second kill is believed. A
+// second judging that lets the mutant live stands, and the log names the
+// judge that failed once.
+func secondOpinion(id string, first judgement, again func() judgement, logf func(string, ...any)) judgement {
+	if first.Verdict != Killed {
+		return first
+	}
+	second := again()
+	if second.err == nil && second.Verdict != Killed {
+		logf("mutate: %s is excused and was killed by %s, then lived when judged again: the kill is taken for a chance failure", id, first.KilledBy)
+	}
+	second.Seconds += first.Seconds
+	return second
 }
 
 // excuse turns a survivor with a valid excuse into Excused. An excuse
