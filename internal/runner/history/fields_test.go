@@ -108,6 +108,14 @@ func TestEveryFieldOfAMailboxAnswerCounts(t *testing.T) {
 			{"a refusal", func(o *Out) { o.Result, o.Reason = Refused, "stale_token" }},
 		})
 	})
+	t.Run("stale-dead-letter", func(t *testing.T) {
+		eachFieldCounts(t, Mailbox(10, 3), []Op{first,
+			call(1, 20, 30, Op{Kind: DeadLetter, Key: "m", Actor: "a", Token: 4, Out: Out{Result: Refused, Reason: "stale_token"}})},
+			[]perturbed{
+				{"another reason", func(o *Out) { o.Reason = "terminal" }},
+				{"a verdict's result", func(o *Out) { o.Result = Retried }},
+			})
+	})
 	t.Run("read-after-a-retry", func(t *testing.T) {
 		eachFieldCounts(t, Mailbox(10, 3), []Op{first, retried,
 			call(2, 40, 50, Op{Kind: Read, Key: "m", Out: Out{Result: OK, State: "NEW", Retries: 1}})},

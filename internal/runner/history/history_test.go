@@ -159,6 +159,58 @@ func TestAClaimAfterARetryNeedsATokenAboveTheFailedOne(t *testing.T) {
 	assert.Equal(t, v, NotLinearizable, "a completed m after its failed attempt sent m back")
 }
 
+func TestADeadLetterWithNoTokenMatchesOnlyAMessageThatHoldsNone(t *testing.T) {
+	// The row's token is compared NULL-safely: a NEW message holds none,
+	// so a dead letter presenting none (0) matches it, and any token does
+	// not.
+	v := checked(t, Mailbox(10, 3), call(1, 0, 10, deadLetterOp(0, Retried, "")))
+	assert.Equal(t, v, Linearizable, "no token presented, none held: the failure is counted")
+	v = checked(t, Mailbox(10, 3), call(1, 0, 10, deadLetterOp(1, Retried, "")))
+	assert.Equal(t, v, NotLinearizable, "token 1 presented for a message that holds none")
+	v = checked(t, Mailbox(10, 3), call(1, 0, 10, deadLetterOp(1, Refused, "stale_token")))
+	assert.Equal(t, v, Linearizable, "token 1 presented for a message that holds none is stale")
+	// The retry with no token keeps the floor: a later claim still needs
+	// a token above the failed claim's.
+	v = checked(t, Mailbox(10, 3),
+		call(1, 0, 10, claimOp("a", "m", 100, won(5, 100))),
+		call(1, 20, 30, deadLetterOp(5, Retried, "")),
+		call(1, 40, 50, deadLetterOp(0, Retried, "")),
+		call(2, 60, 70, claimOp("b", "m", 200, won(3, 200))))
+	assert.Equal(t, v, NotLinearizable, "after two retries, b got token 3, below the failed claim's 5")
+}
+
+func TestADeadLetterAfterAnUnansweredTakeoverMayCarryItsToken(t *testing.T) {
+	// b's takeover at 110 got no answer, so it may hold m with a token
+	// above 5 that nobody was told. b's dead letter with token 7 shows
+	// which.
+	prefix := func(dl Op) []Op {
+		return []Op{
+			call(1, 0, 10, claimOp("a", "m", 100, won(5, 100))),
+			call(2, 20, 0, claimOp("b", "m", 110, Out{})),
+			call(2, 30, 40, dl),
+		}
+	}
+	b := func(result, reason string) Op {
+		return Op{Kind: DeadLetter, Key: "m", Actor: "b", Token: 7, Out: Out{Result: result, Reason: reason}}
+	}
+	v := checked(t, Mailbox(10, 3), prefix(b(Retried, ""))...)
+	assert.Equal(t, v, Linearizable, "b's takeover took token 7, and its failure is counted")
+	v = checked(t, Mailbox(10, 3), prefix(b(Refused, "stale_token"))...)
+	assert.Equal(t, v, Linearizable, "b's takeover took another token, or none: 7 is stale")
+	v = checked(t, Mailbox(10, 3), prefix(b(Refused, "terminal"))...)
+	assert.Equal(t, v, NotLinearizable, "nothing ended m: a refusal must say stale, not terminal")
+	v = checked(t, Mailbox(10, 3), append(prefix(b(Retried, "stale_token")),
+		call(3, 50, 60, readOp("m", Out{State: "CLAIMED", Holder: "b", Token: 7, Expires: 120})))...)
+	assert.Equal(t, v, NotLinearizable, "a retried verdict sent m back to NEW, whatever reason came with it")
+	v = checked(t, Mailbox(10, 3), append(prefix(b(Retried, "")),
+		call(3, 50, 60, claimOp("c", "m", 200, won(6, 200))))...)
+	assert.Equal(t, v, NotLinearizable, "c got token 6 after b's failed attempt under token 7")
+	// Without the unanswered takeover, a's own token is the row's: a
+	// refusal of it as stale has no place.
+	v = checked(t, Mailbox(10, 3), call(1, 0, 10, claimOp("a", "m", 100, won(5, 100))), call(1, 20, 30, deadLetterOp(5, Refused, "stale_token")))
+	assert.Equal(t, v, NotLinearizable, "a's dead letter under its own live token refused as stale")
+}
+
 func TestACompletionUnderAnotherTokenIsStale(t *testing.T) {
 	first := call(1, 0, 10, claimOp("a", "m", 100, won(5, 100)))
 	v := checked(t, Mailbox(10, 3), first, call(1, 20, 30, Op{Kind: Complete, Key: "m", Actor: "a", Token: 4, Out: Out{Result: OK}}))

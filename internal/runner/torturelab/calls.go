@@ -15,8 +15,11 @@ import (
 )
 
 // historyProcess is the number the history gives the start-th process of
-// slot: one of its own for every process a run starts.
-func historyProcess(slot, start int) int { return (slot+1)*1000 + start }
+// slot: one of its own for every process a run starts, which reads as
+// the slot and the start (10002: slot 0's second process). A slot starts
+// at most 1 + 1000 processes (--kills is at most 1000), so the starts
+// never reach the next slot's numbers.
+func historyProcess(slot, start int) int { return (slot+1)*10000 + start }
 
 // claimCall claims message id, recorded in the history. The mailbox's
 // clock is set to the worker's own just before, so that the time the

@@ -386,6 +386,54 @@ func TestAWholeRunInProcessAuditsClean(t *testing.T) {
 	info, err := os.Stat(filepath.Join(dir, recordsDir))
 	assert.NilError(t, err)
 	assert.Check(t, cmp.Equal(info.Mode().Perm(), 0o755&^umask(t)), "the records folder's mode")
+	histories, err := filepath.Glob(filepath.Join(dir, historyDir, "*.jsonl"))
+	assert.NilError(t, err)
+	assert.Check(t, cmp.Len(histories, res.Records.Processes), "history files: one per worker started")
+	for _, name := range histories {
+		info, err := os.Stat(name)
+		assert.NilError(t, err)
+		assert.Check(t, cmp.Equal(info.Mode().Perm(), 0o644&^umask(t)), "%s's mode", filepath.Base(name))
+	}
+}
+
+// TestAHistoryWithNoOrderIsAFindingEvenWithACleanAudit: a run whose audit
+// is clean but whose history has no order (here worker-b writes a read
+// that names a holder who never claimed msg-1) returns its result and a
+// finding: exit status 1, the JSON printed, the line saying why.
+func TestAHistoryWithNoOrderIsAFindingEvenWithACleanAudit(t *testing.T) {
+	t.Parallel()
+	plan := newPlan(1, 2, 1, 0, 40)
+	impossible := `{"process":99,"seq":1,"op":"read","key":"msg-1","call":1,"return":2,"out":{"result":"ok","state":"DONE","holder":"nobody"}}` + "\n"
+	teller := func(ctx context.Context, a workerArgs, link *worker.Link) error {
+		if a.Owner == "worker-b" {
+			if err := os.WriteFile(a.History, []byte(impossible), 0o644); err != nil {
+				return err
+			}
+			return idle(ctx, a, link)
+		}
+		return runWorker(ctx, a.encode(), link)
+	}
+
+	res, err := newCoordinator(plan, t.TempDir(), inProcess(teller, nil)).run(t.Context(), 1, historyCheck{on: true})
+
+	var finding *cli.Finding
+	assert.Assert(t, errors.As(err, &finding), "the run's error: %v", err)
+	assert.Check(t, cmp.ErrorContains(err, "the mailbox's history of calls is not linearizable"))
+	assert.Assert(t, res != nil && res.Check != nil, "a run with a finding keeps its result and its check")
+	assert.Check(t, res.Audit.Clean(), "the audit: %+v", res.Audit)
+	assert.Check(t, cmp.Equal(res.Check.Linearizable, any(false)))
+}
+
+// TestARunWhosePageCannotBeWrittenFails: --visualize to a folder that is
+// not there fails the run with the path, after the workers have stopped.
+func TestARunWhosePageCannotBeWrittenFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	page := filepath.Join(dir, "missing", "h.html")
+
+	_, err := newCoordinator(newPlan(1, 2, 3, 0, 40), dir, worker.StartInProcess).run(t.Context(), 3, historyCheck{on: true, page: page})
+
+	assert.Check(t, cmp.ErrorContains(err, page))
 }
 
 // TestARunWhoseLedgerCannotBeFilledFails: a ledger that cannot take the

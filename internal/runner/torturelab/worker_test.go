@@ -415,8 +415,9 @@ func TestAPollCutShortByAnInterruptIsNoFailure(t *testing.T) {
 }
 
 // TestAWorkerThatCannotOpenItsFilesFails: a torture worker whose ledger
-// cannot be opened, or whose record file is already there (another
-// process's), stops at once with an error and writes nothing.
+// cannot be opened, or whose record or history file is already there
+// (another process's), stops at once with an error and writes nothing
+// into another process's file.
 func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -425,13 +426,15 @@ func TestAWorkerThatCannotOpenItsFilesFails(t *testing.T) {
 	for name, a := range map[string]workerArgs{
 		"ledger-is-a-folder": {Ledger: dir, Records: filepath.Join(dir, recordFile(1, 1)), Owner: "worker-b", LeaseMs: 40},
 		"records-taken":      {Ledger: filepath.Join(dir, ledgerFile), Records: taken, Owner: "worker-a", LeaseMs: 40},
+		"history-taken": {Ledger: filepath.Join(dir, ledgerFile), Records: filepath.Join(dir, recordFile(2, 1)),
+			History: taken, Owner: "worker-c", LeaseMs: 40},
 	} {
 		err := runWorker(t.Context(), a.encode(), nil)
 		assert.Check(t, err != nil, "%s: the worker ran", name)
 	}
 	got, err := os.ReadFile(taken)
 	assert.NilError(t, err)
-	assert.Check(t, cmp.Equal(string(got), "someone else's\n"), "the other process's records")
+	assert.Check(t, cmp.Equal(string(got), "someone else's\n"), "the other process's records or history")
 	_, err = os.Stat(filepath.Join(dir, recordFile(1, 1)))
 	assert.Check(t, errors.Is(err, fs.ErrNotExist), "records of a worker without a ledger: %v", err)
 }
@@ -483,14 +486,16 @@ func TestAWorkerGoesNoFurtherThanItsLastRecord(t *testing.T) {
 	}
 }
 
-// failingAfter is a history file that takes n lines and fails the next.
-type failingAfter struct{ n int }
+// failingOnce is a history file that takes n lines, fails the next, and
+// takes every line after it: a worker that went on after the failure
+// would leave its calls in the file.
+type failingOnce struct{ n int }
 
-func (f *failingAfter) Write(p []byte) (int, error) {
-	if f.n == 0 {
+func (f *failingOnce) Write(p []byte) (int, error) {
+	f.n--
+	if f.n == -1 {
 		return 0, errors.New("the history's disk is full")
 	}
-	f.n--
 	return len(p), nil
 }
 
@@ -504,20 +509,27 @@ func TestAWorkerGoesNoFurtherThanItsHistory(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		failures int // how many times the plan fails msg-1
+		first    func(step) bool
 		lines    int // the lines written before the one that fails
 		want     mailbox.State
 	}{
-		{"the claim's call", 0, 0, mailbox.New},
-		{"the claim's answer", 0, 1, mailbox.Claimed},
-		{"the read's call", 0, 2, mailbox.Claimed},
-		{"the read's answer", 0, 3, mailbox.Claimed},
-		{"the completion's call", 0, 4, mailbox.Claimed},
-		{"the completion's answer", 0, 5, mailbox.Done},
-		{"the dead letter's call", 1, 4, mailbox.Claimed},
-		{"the dead letter's answer", 1, 5, mailbox.New},
+		{"the claim's call", 0, noPause, 0, mailbox.New},
+		{"the claim's answer", 0, noPause, 1, mailbox.Claimed},
+		{"the read's call", 0, noPause, 2, mailbox.Claimed},
+		{"the read's answer", 0, noPause, 3, mailbox.Claimed},
+		{"the completion's call", 0, noPause, 4, mailbox.Claimed},
+		{"the completion's answer", 0, noPause, 5, mailbox.Done},
+		{"the dead letter's call", 1, noPause, 4, mailbox.Claimed},
+		{"the dead letter's answer", 1, noPause, 5, mailbox.New},
+		// Past its lease the worker takes msg-1 over itself, with a new
+		// token, and reads it again.
+		{"the claim again's call", 0, renewPast, 4, mailbox.Claimed},
+		{"the second read's call", 0, renewPast, 6, mailbox.Claimed},
+		{"the second read's answer", 0, renewPast, 7, mailbox.Claimed},
 	} {
-		b := newWorkbench(t, seedFailing(t, tc.failures), stepsWhose(t, noPause))
-		b.w.hist = history.NewRecorder(&failingAfter{n: tc.lines}, 1)
+		b := newWorkbench(t, seedFailing(t, tc.failures), stepsWhose(t, tc.first))
+		b.w.hist = history.NewRecorder(&failingOnce{n: tc.lines}, 1)
+		b.w.pause = func(_ context.Context, d time.Duration) { b.at.Set(b.at.Now() + d.Milliseconds()) }
 
 		err := b.w.work(t.Context(), newMsg1)
 
@@ -627,6 +639,60 @@ func TestAReadThatFailsEndsTheWork(t *testing.T) {
 		assert.Check(t, cmp.Equal(last.Result, audit.Failed), "%s: the last record: %+v", tc.name, last)
 		assert.Check(t, cmp.Equal(paused, tc.wantPause), "%s: paused", tc.name)
 		assert.Check(t, cmp.Equal(b.row(t).State, mailbox.Claimed), "%s: msg-1's state", tc.name)
+		calls := b.calls(t)
+		assert.Assert(t, len(calls) > 0, tc.name)
+		lastCall := calls[len(calls)-1]
+		assert.Check(t, cmp.Equal(lastCall.Kind, history.Read), "%s: the history's last call", tc.name)
+		assert.Check(t, cmp.Equal(lastCall.Out.Result, history.Unknown), "%s: a failed read is recorded with no answer", tc.name)
+	}
+}
+
+// TestAWorkersHistoryRecordsARefusalAndAFailureAsTheyCame: a dead letter
+// or a completion under a token a takeover made stale is recorded
+// refused, with its reason, in the history and in the worker's records;
+// one cut short by an interrupt is recorded with no answer, which the
+// check reads as a call that may have taken effect or not.
+func TestAWorkersHistoryRecordsARefusalAndAFailureAsTheyCame(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		failures  int // 1: the attempt fails, and ends in a dead letter
+		interrupt bool
+		op        history.Kind
+		want      history.Out
+		record    string // the result the worker's record gives
+	}{
+		{"a dead letter refused", 1, false, history.DeadLetter, history.Out{Result: history.Refused, Reason: "stale_token"}, audit.Refused},
+		{"a dead letter interrupted", 1, true, history.DeadLetter, history.Out{Result: history.Unknown}, audit.Failed},
+		{"a completion refused", 0, false, history.Complete, history.Out{Result: history.Refused, Reason: "stale_token"}, audit.Refused},
+		{"a completion interrupted", 0, true, history.Complete, history.Out{Result: history.Unknown}, audit.Failed},
+	} {
+		b := newWorkbench(t, seedFailing(t, tc.failures), stepsWhose(t, pastNoRenew))
+		ctx, cancel := context.WithCancel(t.Context())
+		b.w.pause = func(_ context.Context, d time.Duration) {
+			b.at.Set(b.at.Now() + d.Milliseconds())
+			if tc.interrupt {
+				cancel()
+				return
+			}
+			_, err := mailbox.Open(b.db, b.at, workLeaseMs).Claim(t.Context(), "msg-1", "worker-b")
+			assert.NilError(t, err, "worker-b's takeover")
+		}
+
+		assert.NilError(t, b.w.work(ctx, newMsg1), tc.name)
+		cancel()
+
+		calls := b.calls(t)
+		assert.Assert(t, len(calls) > 0, tc.name)
+		last := calls[len(calls)-1]
+		assert.Check(t, cmp.Equal(last.Kind, tc.op), "%s: the history's last call", tc.name)
+		assert.Check(t, cmp.DeepEqual(last.Out, tc.want), "%s: the answer in the history", tc.name)
+		recs := b.records(t)
+		assert.Assert(t, len(recs) > 0, tc.name)
+		rec := recs[len(recs)-1]
+		assert.Check(t, cmp.Equal(rec.Op, string(tc.op)), "%s: the last record", tc.name)
+		assert.Check(t, cmp.Equal(rec.Result, tc.record), "%s: the answer in the record", tc.name)
+		assert.Check(t, cmp.Equal(rec.Reason, tc.want.Reason), "%s: the reason in the record", tc.name)
 	}
 }
 
